@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+// Wallboard — a native, full-screen team status board for the Orchestra ecosystem.
+// Data flows one way: sources → events → reducer → board state → projections → widgets → display.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "Wallboard",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "wallboard", targets: ["wallboard"]),
+    .executable(name: "wallboard-bench", targets: ["wallboard-bench"]),
+  ],
+  targets: [
+    // Domain values, BoardState and the pure reducer. No I/O, no clocks, no C.
+    .target(name: "WallboardCore", swiftSettings: strict),
+    // Pure functions from BoardState to what the widgets draw: burndown, tallies, progress, sources.
+    .target(name: "Projections", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
+    .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // Where events come from: the simulated team, JSON Lines files.
+    .target(name: "EventSources", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
+    // Pixels and colour. (Anti-aliased primitives arrive with the renderer.)
+    .target(name: "Raster", swiftSettings: strict),
+    // The 25 Orchestra themes, read from data files under assets/.
+    .target(name: "Themes", dependencies: ["Raster"], swiftSettings: strict),
+    // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
+    .target(
+      name: "WallboardCLI",
+      dependencies: ["WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster"],
+      swiftSettings: strict),
+    .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
+    .executableTarget(
+      name: "wallboard-bench",
+      dependencies: ["WallboardCore", "Projections", "Wire", "EventSources"],
+      swiftSettings: strict),
+
+    .target(
+      name: "TestSupport", dependencies: ["WallboardCore", "Wire"], path: "Tests/TestSupport",
+      swiftSettings: strict),
+    .testTarget(
+      name: "WallboardCoreTests", dependencies: ["WallboardCore", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "ProjectionsTests", dependencies: ["Projections", "WallboardCore", "Wire", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "WireTests", dependencies: ["Wire", "WallboardCore", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "EventSourcesTests",
+      dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
+    .testTarget(
+      name: "WallboardCLITests", dependencies: ["WallboardCLI", "TestSupport"],
+      swiftSettings: strict),
+  ],
+  swiftLanguageModes: [.v6]
+)

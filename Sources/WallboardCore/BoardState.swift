@@ -1,0 +1,175 @@
+/// Everything the board knows, built only by `Reducer.reduce(into:_:)`.
+///
+/// `Equatable` so that tests apply events and compare whole states.
+public struct BoardState: Equatable, Sendable {
+  public var settings: BoardSettings
+  public internal(set) var features: [String: Feature] = [:]
+  public internal(set) var sprints: [String: Sprint] = [:]
+  /// Sprint ids in the order they were first created, oldest first.
+  public internal(set) var sprintOrder: [String] = []
+  /// Workflows defined by `workflow.defined` or a snapshot, by project id (`""` = no project).
+  public internal(set) var workflows: [String: Workflow] = [:]
+  /// The active sprint a snapshot named, if any.
+  public internal(set) var activeSprintId: String?
+  /// Each feature's relevant history, for burndowns. Kept across snapshots.
+  public internal(set) var history: [String: FeatureHistory] = [:]
+  /// Every status ever seen, in first-seen order (unknown states are tallied in this order).
+  public internal(set) var statusOrder: [String] = []
+  var statusSeen: Set<String> = []
+  /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by feature.
+  var explicitSprints: [String: [String]] = [:]
+  /// Sequence cursors per origin and publisher.
+  public internal(set) var cursors: [SeqKey: SeqCursor] = [:]
+  /// What each Wallboard source has delivered, by origin name.
+  public internal(set) var origins: [String: OriginState] = [:]
+  public internal(set) var counters = EventCounters()
+  /// The latest status transitions, newest last.
+  public internal(set) var recent: [Transition] = []
+  /// The time of the latest event applied.
+  public internal(set) var lastEventTime: Instant?
+
+  public init(settings: BoardSettings = BoardSettings()) { self.settings = settings }
+
+  /// The workflow that governs a project's features.
+  public func workflow(forProject projectId: String?) -> Workflow {
+    if let p = projectId, let w = workflows[p] { return w }
+    return workflows[""] ?? settings.workflow
+  }
+
+  /// The sprints a feature is a member of, from its own fields and the sprints' lists, sorted.
+  public func membership(of feature: Feature) -> [String] {
+    var ids = explicitSprints[feature.id] ?? []
+    for s in feature.ownSprintIds where !ids.contains(s) { ids.append(s) }
+    return ids.count > 1 ? ids.sorted() : ids
+  }
+}
+
+/// Board configuration the reducer and projections read.
+public struct BoardSettings: Equatable, Sendable {
+  /// The workflow when no `workflow.defined` says otherwise: the seed's 13 states.
+  public var workflow: Workflow
+  public var estimateScale: EstimateScale
+  public var limits: Limits
+
+  public init(
+    workflow: Workflow = .seed, estimateScale: EstimateScale = .standard, limits: Limits = Limits()
+  ) {
+    self.workflow = workflow
+    self.estimateScale = estimateScale
+    self.limits = limits
+  }
+
+  /// Caps that keep memory flat on a board that runs for months.
+  public struct Limits: Equatable, Sendable {
+    public var maxFeatures = 100_000
+    public var maxSprints = 256
+    public var maxVersionsPerFeature = 512
+    public var recentTransitions = 32
+    public init() {}
+  }
+}
+
+/// A feature as it stood from `at` on: only what burndowns need.
+public struct FeatureVersion: Hashable, Sendable {
+  public var at: Instant
+  public var status: String
+  public var points: Double?
+  public var estimate: String?
+  /// Sprint ids the feature was a member of, sorted.
+  public var sprints: [String]
+  /// `false` once deleted (or absent from a snapshot).
+  public var exists: Bool
+
+  public init(
+    at: Instant, status: String, points: Double?, estimate: String?, sprints: [String],
+    exists: Bool
+  ) {
+    self.at = at
+    self.status = status
+    self.points = points
+    self.estimate = estimate
+    self.sprints = sprints
+    self.exists = exists
+  }
+
+  func sameFacts(as o: FeatureVersion) -> Bool {
+    status == o.status && points == o.points && estimate == o.estimate && sprints == o.sprints
+      && exists == o.exists
+  }
+}
+
+/// A feature's versions in time order.
+public struct FeatureHistory: Hashable, Sendable {
+  public internal(set) var versions: [FeatureVersion] = []
+
+  public init(versions: [FeatureVersion] = []) { self.versions = versions }
+
+  /// The version in force at `t` (the last one at or before it).
+  public func version(atOrBefore t: Instant) -> FeatureVersion? {
+    var lo = 0
+    var hi = versions.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if versions[mid].at <= t { lo = mid + 1 } else { hi = mid }
+    }
+    return lo == 0 ? nil : versions[lo - 1]
+  }
+
+  /// The version in force just before `t` (the last one strictly before it).
+  public func version(before t: Instant) -> FeatureVersion? {
+    version(atOrBefore: Instant(millis: t.millis - 1))
+  }
+}
+
+/// Identifies a sequence: a Wallboard source and a publisher within it.
+public struct SeqKey: Hashable, Sendable {
+  public var origin: String
+  public var publisher: String
+  public init(origin: String, publisher: String) {
+    self.origin = origin
+    self.publisher = publisher
+  }
+}
+
+/// The last sequence number seen, and whether a gap awaits a resync.
+public struct SeqCursor: Hashable, Sendable {
+  public var lastSeq: Int64
+  public var needsResync: Bool
+}
+
+/// What one Wallboard source has delivered and how its connection stands.
+public struct OriginState: Hashable, Sendable {
+  public var events = 0
+  public var rejected = 0
+  public var duplicates = 0
+  public var gaps = 0
+  public var lastError: String?
+  /// The receive time of the last thing heard (event, rejected line, heartbeat).
+  public var lastHeard: Instant?
+  /// The time of the last event applied from this source.
+  public var lastEventAt: Instant?
+  public var connection: ConnectionStatus?
+  public var connectionSince: Instant?
+  public var connectionDetail: String?
+  /// A sequence gap has been seen and no snapshot has resynced it yet.
+  public var needsResync = false
+  public init() {}
+}
+
+/// Totals over every source.
+public struct EventCounters: Hashable, Sendable {
+  public var applied = 0
+  public var duplicates = 0
+  public var rejected = 0
+  public var ignored = 0
+  public init() {}
+}
+
+/// A status change, for the "recent changes" list.
+public struct Transition: Hashable, Sendable {
+  public var featureId: String
+  public var title: String
+  public var from: String?
+  public var to: String
+  public var at: Instant
+}

@@ -1,0 +1,98 @@
+/// One thing that happened, as every source produces it (see `docs/events.md`).
+public struct Event: Hashable, Sendable {
+  /// The Wallboard source it came through (`sim`, `jsonl:/path`, `orchestra://host:port`).
+  public var origin: String
+  /// The publisher id of the envelope's `source` key.
+  public var publisher: String?
+  /// Sequence number, increasing per publisher.
+  public var seq: Int64?
+  /// When the thing happened (the envelope's `time`, else the receive time).
+  public var time: Instant
+  /// Informational sub-type.
+  public var eventType: String?
+  public var body: Body
+
+  public init(
+    origin: String, publisher: String? = nil, seq: Int64? = nil, time: Instant,
+    eventType: String? = nil, body: Body
+  ) {
+    self.origin = origin
+    self.publisher = publisher
+    self.seq = seq
+    self.time = time
+    self.eventType = eventType
+    self.body = body
+  }
+
+  /// What the event says, by topic.
+  public enum Body: Hashable, Sendable {
+    case featureCreated(Feature)
+    case featureUpdated(FeaturePatch)
+    case featureDeleted(id: String)
+    case workflowTransitioned(featureId: String, to: String, from: String?, at: Instant?)
+    case workflowDefined(projectId: String?, workflow: Workflow)
+    case sprintCreated(Sprint)
+    case sprintStarted(id: String, startedAt: Instant?, patch: SprintPatch)
+    case sprintScopeChanged(sprintId: String, added: [String], removed: [String])
+    case sprintClosed(id: String, closedAt: Instant?)
+    case boardSnapshot(BoardSnapshot)
+    case heartbeat
+    /// A topic this version does not know: counted and ignored.
+    case unknown(topic: String)
+  }
+
+  /// The topics of the contract, as written on the wire.
+  public static let topics = [
+    "feature.created", "feature.updated", "feature.deleted", "workflow.transitioned",
+    "workflow.defined", "sprint.created", "sprint.started", "sprint.scope_changed",
+    "sprint.closed", "board.snapshot", "heartbeat",
+  ]
+}
+
+/// The authoritative whole board, for bootstrap and resync.
+public struct BoardSnapshot: Hashable, Sendable {
+  public var features: [Feature]
+  public var sprints: [Sprint]
+  /// Workflows by project id (`nil` key = the board's default).
+  public var workflows: [WorkflowDefinition]
+  public var activeSprintId: String?
+  /// The last sequence number the snapshot reflects.
+  public var seq: Int64?
+
+  public init(
+    features: [Feature] = [], sprints: [Sprint] = [], workflows: [WorkflowDefinition] = [],
+    activeSprintId: String? = nil, seq: Int64? = nil
+  ) {
+    self.features = features
+    self.sprints = sprints
+    self.workflows = workflows
+    self.activeSprintId = activeSprintId
+    self.seq = seq
+  }
+}
+
+/// A workflow and the project it belongs to (`nil` = every project).
+public struct WorkflowDefinition: Hashable, Sendable {
+  public var projectId: String?
+  public var workflow: Workflow
+  public init(projectId: String?, workflow: Workflow) {
+    self.projectId = projectId
+    self.workflow = workflow
+  }
+}
+
+/// What the reducer consumes: events, the rejections of events that could not be decoded, and
+/// changes in a source's connection.
+public enum BoardInput: Hashable, Sendable {
+  case event(Event)
+  /// An input line or frame that was not a valid event. `reason` names the key.
+  case rejected(origin: String, at: Instant, reason: String)
+  /// A source's connection changed.
+  case connection(origin: String, status: ConnectionStatus, at: Instant, detail: String?)
+}
+
+/// A source's connection as its driver sees it. `stale` is not here: it is derived from the
+/// time since the source was last heard (see Projections).
+public enum ConnectionStatus: String, Hashable, Sendable {
+  case connecting, live, reconnecting, offline, ended
+}
