@@ -126,7 +126,8 @@ struct Applier {
     } else {
       h.versions.append(v)
       if h.versions.count > limits.maxVersionsPerFeature {
-        h.versions.removeFirst(h.versions.count - limits.maxVersionsPerFeature)
+        // Drop the oldest quarter at once, so the cost is amortised over many events.
+        h.versions.removeFirst(h.versions.count - limits.maxVersionsPerFeature * 3 / 4)
       }
     }
     state.history[f.id] = h

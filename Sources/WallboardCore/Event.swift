@@ -8,18 +8,21 @@ public struct Event: Hashable, Sendable {
   public var seq: Int64?
   /// When the thing happened (the envelope's `time`, else the receive time).
   public var time: Instant
+  /// When this board received it (drives staleness; `time` may be old or simulated).
+  public var receivedAt: Instant
   /// Informational sub-type.
   public var eventType: String?
   public var body: Body
 
   public init(
     origin: String, publisher: String? = nil, seq: Int64? = nil, time: Instant,
-    eventType: String? = nil, body: Body
+    receivedAt: Instant? = nil, eventType: String? = nil, body: Body
   ) {
     self.origin = origin
     self.publisher = publisher
     self.seq = seq
     self.time = time
+    self.receivedAt = receivedAt ?? time
     self.eventType = eventType
     self.body = body
   }

@@ -25,7 +25,7 @@ public enum Reducer {
   /// Applies one event to the state.
   public static func reduce(into state: inout BoardState, _ e: Event) {
     state.origins[e.origin, default: OriginState()].lastHeard = max(
-      state.origins[e.origin]?.lastHeard ?? e.time, e.time)
+      state.origins[e.origin]?.lastHeard ?? e.receivedAt, e.receivedAt)
 
     if let seq = e.seq {
       let key = SeqKey(origin: e.origin, publisher: e.publisher ?? "")

@@ -1,0 +1,54 @@
+# Wallboard — build, run and test. `make run` and `make test` work on a fresh Debian 12 machine
+# with Swift: they install what is missing first (apt-get as root, pip for Python packages).
+
+SWIFT ?= swift
+CONFIG ?= debug
+BUILD_FLAGS ?=
+# Debian packages the build links or the tests use.
+DEB_PACKAGES := pkg-config tzdata
+PREFIX ?= /usr/local
+
+.PHONY: all deps build release run test lint format bench clean
+
+all: build
+
+# Installs missing Debian packages (apt-get update once, then install) and Python packages.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
+
+release:
+	$(MAKE) build CONFIG=release
+
+# Builds and shows the board on the built-in simulated team.
+run: deps
+	$(SWIFT) build -c $(CONFIG) --product wallboard $(BUILD_FLAGS)
+	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run --source sim $(ARGS)
+
+# Builds and passes every test.
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+
+# Throughput benchmarks, in release mode.
+bench: deps
+	$(SWIFT) build -c release --product wallboard-bench $(BUILD_FLAGS)
+	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" $(BENCH_ARGS)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,18 @@
+public import WallboardCore
+
+/// The simulated team as a source of reducer inputs.
+public enum SimSource {
+  /// Every input up to and including `at`, in simulated time; the source shows as live.
+  public static func inputs(team: SimulatedTeam, origin: String, through at: Instant) -> [BoardInput] {
+    var timeline = SimTimeline(team: team)
+    let decoder = LineDecoder(origin: origin, label: origin)
+    var out: [BoardInput] = [.connection(origin: origin, status: .live, at: at, detail: "simulated")]
+    var n = 0
+    while timeline.peekTime() <= at {
+      let (time, line) = timeline.next()
+      n += 1
+      out.append(decoder.decode(line: Array(line.utf8), number: n, receivedAt: time))
+    }
+    return out
+  }
+}

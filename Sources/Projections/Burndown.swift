@@ -1,0 +1,177 @@
+public import WallboardCore
+
+/// What to count in a burndown.
+public enum BurndownUnit: String, Sendable, CaseIterable {
+  case points, count
+}
+
+/// The unit the user asked for; `auto` = points when any member has an estimate.
+public enum UnitChoice: String, Sendable, CaseIterable {
+  case auto, points, count
+}
+
+/// A change of a sprint's scope after it started: never drawn as burn.
+public struct ScopeChange: Hashable, Sendable {
+  public enum Kind: String, Sendable { case added, removed, estimate }
+  public var date: CivilDate
+  public var at: Instant
+  public var featureId: String
+  public var delta: Double
+  public var kind: Kind
+}
+
+/// The burndown and burnup series of one sprint, one entry per calendar day
+/// (`docs/burndown.md`, from `shared/reference/burndown.md`).
+public struct Burndown: Hashable, Sendable {
+  public var sprintId: String
+  public var unit: BurndownUnit
+  public var days: [CivilDate]
+  public var working: [Bool]
+  public var ideal: [Double]
+  public var remaining: [Double?]
+  public var scope: [Double?]
+  public var completed: [Double?]
+  public var scopeChanges: [ScopeChange]
+  /// Committed total at the sprint's start: where the guideline begins.
+  public var committed: Double
+  /// Members without an estimate at `at`.
+  public var unestimated: Int
+  /// Working days after the date of `at` through the end date.
+  public var daysLeft: Int
+  /// Index into `days` of the date of `at`, or nil when `at` is outside the days.
+  public var todayIndex: Int?
+  /// The moment the sprint counts as started.
+  public var startMoment: Instant
+  /// The zone whose midnights are the day boundaries.
+  public var zone: Zone
+}
+
+extension Burndown {
+  /// Computes the burndown of `sprint` at `at`.
+  ///
+  /// - Parameters:
+  ///   - boardZone: the board's zone, used when the sprint names none (or one unknown here).
+  public static func compute(
+    state: BoardState, sprint: Sprint, at: Instant, boardZone: Zone, unit choice: UnitChoice = .auto
+  ) -> Burndown {
+    let zone = sprint.timeZone.flatMap(Zone.init) ?? boardZone
+    let scale = state.settings.estimateScale
+    let histories = state.history.filter { _, h in h.versions.contains { $0.sprints.contains(sprint.id) } }
+      .sorted { $0.key < $1.key }
+    let workflows = Dictionary(
+      uniqueKeysWithValues: histories.map { id, _ in
+        (id, state.workflow(forProject: state.features[id]?.projectId))
+      })
+
+    func isMember(_ v: FeatureVersion?) -> Bool {
+      guard let v, v.exists else { return false }
+      return v.sprints.contains(sprint.id)
+    }
+    func points(_ v: FeatureVersion) -> Double? { scale.points(points: v.points, estimate: v.estimate) }
+
+    // Unit: points when any member at `at` has an estimate.
+    let membersAtAt = histories.compactMap { _, h -> FeatureVersion? in
+      let v = h.version(atOrBefore: at)
+      return isMember(v) ? v : nil
+    }
+    let unit: BurndownUnit
+    switch choice {
+    case .points: unit = .points
+    case .count: unit = .count
+    case .auto: unit = membersAtAt.contains { points($0) != nil } ? .points : .count
+    }
+    func value(_ v: FeatureVersion) -> Double { unit == .count ? 1 : (points(v) ?? 0) }
+
+    /// (scope, completed) at moment t.
+    func totals(at t: Instant) -> (Double, Double) {
+      var scope = 0.0
+      var done = 0.0
+      for (id, h) in histories {
+        let v = h.version(atOrBefore: t)
+        guard isMember(v), let v else { continue }
+        let x = value(v)
+        scope += x
+        if workflows[id]!.isCompleted(v.status) { done += x }
+      }
+      return (scope, done)
+    }
+
+    // Days.
+    let today = zone.date(of: at)
+    var last = sprint.endDate
+    if let closed = sprint.closedAt {
+      last = max(last, zone.date(of: closed))
+    } else if today > last {
+      last = today
+    }
+    let count = max(0, last.daysSinceEpoch - sprint.startDate.daysSinceEpoch + 1)
+    let days = (0..<count).map { sprint.startDate.adding(days: $0) }
+    let working = days.map(sprint.isWorking)
+    let wTotal = zip(days, working).filter { $0.0 <= sprint.endDate && $0.1 }.count
+
+    let startMoment = sprint.startedAt ?? zone.startOfDay(sprint.startDate)
+    let committed = totals(at: startMoment).0
+
+    var ideal: [Double] = []
+    var w = 0
+    for (d, isWorking) in zip(days, working) {
+      if isWorking { w += 1 }
+      if d > sprint.endDate || wTotal == 0 {
+        ideal.append(d >= sprint.endDate ? 0 : committed)
+      } else {
+        ideal.append(committed * (1 - Double(w) / Double(wTotal)))
+      }
+    }
+
+    var remaining: [Double?] = []
+    var scope: [Double?] = []
+    var completed: [Double?] = []
+    for d in days {
+      guard d <= today else {
+        remaining.append(nil)
+        scope.append(nil)
+        completed.append(nil)
+        continue
+      }
+      let moment = d == today ? at : zone.endOfDay(d)
+      let (s, c) = totals(at: moment)
+      scope.append(s)
+      completed.append(c)
+      remaining.append(s - c)
+    }
+
+    // Scope changes after the start, up to `at`.
+    var changes: [ScopeChange] = []
+    for (id, h) in histories {
+      var prev = h.version(atOrBefore: startMoment)
+      for v in h.versions where v.at > startMoment && v.at <= at {
+        let was = isMember(prev)
+        let now = isMember(v)
+        var change: (Double, ScopeChange.Kind)?
+        if !was && now {
+          change = (value(v), .added)
+        } else if was && !now, let p = prev {
+          change = (-value(p), .removed)
+        } else if was && now, let p = prev, value(p) != value(v) {
+          change = (value(v) - value(p), .estimate)
+        }
+        if let (delta, kind) = change {
+          changes.append(
+            ScopeChange(date: zone.date(of: v.at), at: v.at, featureId: id, delta: delta, kind: kind))
+        }
+        prev = v
+      }
+    }
+    changes.sort { ($0.at, $0.featureId) < ($1.at, $1.featureId) }
+
+    let unestimated = membersAtAt.filter { points($0) == nil }.count
+    let daysLeft = days.indices.filter { days[$0] > today && days[$0] <= sprint.endDate && working[$0] }.count
+    let todayIndex = days.firstIndex(of: today)
+
+    return Burndown(
+      sprintId: sprint.id, unit: unit, days: days, working: working, ideal: ideal,
+      remaining: remaining, scope: scope, completed: completed, scopeChanges: changes,
+      committed: committed, unestimated: unestimated, daysLeft: daysLeft, todayIndex: todayIndex,
+      startMoment: startMoment, zone: zone)
+  }
+}

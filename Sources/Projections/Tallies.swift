@@ -1,0 +1,88 @@
+public import WallboardCore
+
+/// How many features stand in one state.
+public struct Tally: Hashable, Sendable {
+  public var state: String
+  public var label: String
+  public var count: Int
+  public var points: Double
+  public var terminal: Bool
+  /// `false` for a state the workflow does not know (shown after the known ones).
+  public var known: Bool
+}
+
+/// Total, completed and percent of the board's features.
+public struct Progress: Hashable, Sendable {
+  public var total: Int
+  public var completed: Int
+  /// 100 × completed / total, to one decimal; 0 when there is nothing.
+  public var percent: Double
+  public var totalPoints: Double
+  public var completedPoints: Double
+}
+
+/// The features the tallies and progress count: the active sprint's members, else every feature.
+public struct BoardScope: Sendable {
+  public var features: [Feature]
+  public var workflow: Workflow
+
+  public init(state: BoardState, sprint: Sprint?) {
+    let features = sprint.map { state.members(of: $0) } ?? state.features.values.sorted { $0.id < $1.id }
+    self.features = features
+    self.workflow = state.workflow(for: features)
+  }
+}
+
+extension Tally {
+  /// Every state of the workflow in order, zeros included, then the unknown states in the order
+  /// the board first saw them. The counts always sum to the number of features.
+  public static func compute(state: BoardState, scope: BoardScope) -> [Tally] {
+    let wf = scope.workflow
+    let scale = state.settings.estimateScale
+    var byState: [String: (Int, Double)] = [:]
+    var unknown: [String: (Int, Double)] = [:]
+    for f in scope.features {
+      let p = scale.points(points: f.points, estimate: f.estimate) ?? 0
+      if let s = wf.state(f.status) {
+        byState[s.id, default: (0, 0)].0 += 1
+        byState[s.id]!.1 += p
+      } else {
+        unknown[f.status, default: (0, 0)].0 += 1
+        unknown[f.status]!.1 += p
+      }
+    }
+    var out = wf.states.map { s in
+      Tally(
+        state: s.id, label: s.label, count: byState[s.id]?.0 ?? 0, points: byState[s.id]?.1 ?? 0,
+        terminal: s.terminal, known: true)
+    }
+    var order = state.statusOrder.filter { unknown[$0] != nil }
+    // A status the first-seen list lacks cannot happen through the reducer; stay total anyway.
+    order += unknown.keys.filter { !order.contains($0) }.sorted()
+    for s in order {
+      out.append(
+        Tally(state: s, label: s, count: unknown[s]!.0, points: unknown[s]!.1, terminal: false, known: false))
+    }
+    return out
+  }
+}
+
+extension Progress {
+  public static func compute(state: BoardState, scope: BoardScope) -> Progress {
+    let scale = state.settings.estimateScale
+    var done = 0
+    var pts = 0.0
+    var donePts = 0.0
+    for f in scope.features {
+      let p = scale.points(points: f.points, estimate: f.estimate) ?? 0
+      pts += p
+      if scope.workflow.isCompleted(f.status) {
+        done += 1
+        donePts += p
+      }
+    }
+    let total = scope.features.count
+    let percent = total == 0 ? 0 : (1000 * Double(done) / Double(total)).rounded() / 10
+    return Progress(total: total, completed: done, percent: percent, totalPoints: pts, completedPoints: donePts)
+  }
+}

@@ -1,0 +1,99 @@
+public import WallboardCore
+internal import Projections
+internal import EventSources
+internal import Themes
+internal import Foundation
+
+/// The executable's entry: parses arguments, runs a command, turns errors into messages and
+/// exit codes. Output goes through `Console` so tests can read it.
+public struct App {
+  public static let version = "0.1.0"
+  public var console: Console
+  public var environment: [String: String]
+  public var now: @Sendable () -> Instant
+
+  public init(
+    console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment,
+    now: @escaping @Sendable () -> Instant = App.wallClock
+  ) {
+    self.console = console
+    self.environment = environment
+    self.now = now
+  }
+
+  @Sendable public static func wallClock() -> Instant {
+    Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+  }
+
+  /// Runs the command line; returns the exit code.
+  public func main(_ args: [String]) -> Int32 {
+    do {
+      var options = try ArgumentParser.parse(args)
+      if let config = options.config {
+        guard let text = try? String(contentsOfFile: config, encoding: .utf8) else {
+          throw CLIError.badInput("\(config): cannot read the config file")
+        }
+        options = try ArgumentParser.applyConfig(text, file: config, under: args)
+      }
+      try run(options)
+      return 0
+    } catch let error as CLIError {
+      console.error(error.description)
+      return error.exitCode
+    } catch {
+      console.error("wallboard: \(error)")
+      return 1
+    }
+  }
+
+  func run(_ o: Options) throws(CLIError) {
+    switch o.command {
+    case .help: console.out(Help.text)
+    case .version: console.out("wallboard \(App.version)")
+    case .themes: try themes()
+    case .layouts: try layouts()
+    case .inspect: try inspect(o)
+    case .snapshot:
+      throw .runtime("snapshot needs the renderer, which is not in this build yet; use `wallboard inspect`")
+    case .run: try LiveRun(options: o, console: console, now: now).run()
+    }
+  }
+
+  func inspect(_ o: Options) throws(CLIError) {
+    let load = try FiniteLoad.load(o, now: now())
+    let json = InspectReport.json(
+      state: load.state, at: load.at, zone: o.timeZone ?? .current, unit: o.unit)
+    console.out(json.serialized(pretty: true))
+  }
+
+  func themes() throws(CLIError) {
+    let res = try Resources.locate(environment: environment)
+    let catalog: ThemeCatalog
+    do { catalog = try ThemeCatalog.load(directory: res.themes) } catch { throw .badInput(error.description) }
+    for t in catalog.themes {
+      console.out("\(t.id)\t\(t.label)\t\(t.isLight ? "light" : "dark")")
+    }
+  }
+
+  func layouts() throws(CLIError) {
+    let res = try Resources.locate(environment: environment)
+    for entry in try LayoutIndex.list(directory: res.layouts) {
+      console.out("\(entry.name)\t\(entry.description)")
+    }
+  }
+}
+
+/// Where messages go: stdout carries only requested output, stderr the rest.
+public struct Console: Sendable {
+  public var out: @Sendable (String) -> Void
+  public var error: @Sendable (String) -> Void
+
+  public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+    self.out = out
+    self.error = error
+  }
+
+  public static let standard = Console(
+    out: { print($0) },
+    error: { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) })
+}

@@ -1,0 +1,114 @@
+/// Parses the command line against `OptionTable`. Hand-written and small: no packages.
+public enum ArgumentParser {
+  /// Parses `args` (without the program name).
+  public static func parse(_ args: [String]) throws(CLIError) -> Options {
+    var o = Options()
+    var commandSeen = false
+    var i = 0
+    while i < args.count {
+      let a = args[i]
+      i += 1
+      switch a {
+      case "--help", "-h":
+        o.command = .help
+        return o
+      case "--version":
+        o.command = .version
+        return o
+      default: break
+      }
+      if !a.hasPrefix("-") {
+        guard !commandSeen, let c = Command(rawValue: a), c != .help, c != .version else {
+          throw .usage(
+            commandSeen
+              ? "unexpected argument \"\(a)\""
+              : "unknown command \"\(a)\" (accepted: run, snapshot, inspect, themes, layouts)")
+        }
+        o.command = c
+        commandSeen = true
+        continue
+      }
+      var name = a
+      var inline: String?
+      if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
+        name = String(a[..<eq])
+        inline = String(a[a.index(after: eq)...])
+      }
+      guard let spec = OptionTable.byName[name] else {
+        throw .usage("unknown option \"\(name)\"")
+      }
+      if spec.value == nil {
+        if inline != nil { throw .usage("\(name) takes no value") }
+        try spec.apply(&o, "")
+        continue
+      }
+      let value: String
+      if let inline {
+        value = inline
+      } else {
+        guard i < args.count else { throw .usage("\(name) needs a value: \(spec.value!)") }
+        value = args[i]
+        i += 1
+      }
+      try spec.apply(&o, value)
+    }
+    return o
+  }
+
+  /// Applies a `--config` file's text under the command line: each line `name value` or
+  /// `name = value` (leading `--` optional), `#` comments. Options given on the command line win;
+  /// repeatable `source` lines add to none given there.
+  public static func applyConfig(_ text: String, file: String, under commandLine: [String]) throws(CLIError) -> Options {
+    var fileArgs: [String] = []
+    for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      var line = Substring(raw)
+      if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+      let trimmed = line.trimmingCharacters(in: " \t\r")
+      if trimmed.isEmpty { continue }
+      var name: String
+      var value: String?
+      if let sep = trimmed.firstIndex(where: { $0 == " " || $0 == "=" || $0 == "\t" }) {
+        name = String(trimmed[..<sep])
+        value = String(trimmed[trimmed.index(after: sep)...]).trimmingCharacters(in: " \t=")
+      } else {
+        name = trimmed
+      }
+      if !name.hasPrefix("--") { name = "--" + name }
+      guard let spec = OptionTable.byName[name], name != "--config" else {
+        throw .badInput("\(file):\(n + 1): unknown option \"\(name.dropFirst(2))\"")
+      }
+      if spec.value != nil, value?.isEmpty ?? true {
+        throw .badInput("\(file):\(n + 1): \(name.dropFirst(2)) needs a value: \(spec.value!)")
+      }
+      fileArgs.append(name)
+      if spec.value != nil { fileArgs.append(value!) }
+      do {
+        _ = try parse([name] + (spec.value != nil ? [value!] : []))
+      } catch {
+        if case .usage(let m) = error { throw .badInput("\(file):\(n + 1): \(m)") }
+        throw error
+      }
+    }
+    // Later values win, so the command line goes after the file; sources given on the command
+    // line replace the file's rather than adding to them.
+    let cliHasSource = commandLine.contains { $0 == "--source" || $0.hasPrefix("--source=") }
+    var kept: [String] = []
+    var j = 0
+    while j < fileArgs.count {
+      let isSource = fileArgs[j] == "--source"
+      let width = OptionTable.byName[fileArgs[j]]?.value != nil ? 2 : 1
+      if !(isSource && cliHasSource) { kept += fileArgs[j..<(j + width)] }
+      j += width
+    }
+    return try parse(kept + commandLine)
+  }
+}
+
+extension StringProtocol {
+  func trimmingCharacters(in set: String) -> String {
+    var s = Substring(self)
+    while let f = s.first, set.contains(f) { s.removeFirst() }
+    while let l = s.last, set.contains(l) { s.removeLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,25 @@
+/// Everything that ends a command early, with the exit code `cli.md` gives it.
+/// Errors from every layer become user text here, in one place.
+public enum CLIError: Error, Equatable, CustomStringConvertible {
+  /// Unknown option, bad value: exit 2. The message names the option and the accepted values.
+  case usage(String)
+  /// A bad input file (layout, theme, config, events): exit 3. Names the file and the line.
+  case badInput(String)
+  /// The display cannot open, a device is busy…: exit 1.
+  case runtime(String)
+
+  public var exitCode: Int32 {
+    switch self {
+    case .usage: 2
+    case .badInput: 3
+    case .runtime: 1
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .usage(let m): "wallboard: \(m)\nTry 'wallboard --help'."
+    case .badInput(let m), .runtime(let m): "wallboard: \(m)"
+    }
+  }
+}

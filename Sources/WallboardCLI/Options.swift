@@ -1,0 +1,39 @@
+public import WallboardCore
+public import Projections
+public import EventSources
+
+/// The commands of `cli.md`.
+public enum Command: String, Sendable, CaseIterable {
+  case run, snapshot, inspect, themes, layouts, help, version
+}
+
+/// Everything the command line (and a `--config` file) can say.
+public struct Options: Sendable {
+  public var command: Command = .run
+  public var sources: [SourceSpec] = []
+  public var layout = "wall"
+  public var theme = "orchestra"
+  public var variant = "default"
+  public var display = "auto"
+  public var fbGeometry: (width: Int, height: Int, bpp: Int)?
+  public var rotate = 0
+  public var scale = 1.0
+  public var size: (width: Int, height: Int)?
+  public var at: Instant?
+  public var timeZone: Zone?
+  public var unit: UnitChoice = .auto
+  public var journal: String?
+  public var noJournal = false
+  public var config: String?
+  public var settle = 1.0
+  public var wait = 10.0
+  public var out: String?
+
+  public init() {}
+
+  /// The sources, or the simulated team when none was named.
+  public var effectiveSources: [SourceSpec] {
+    sources.isEmpty
+      ? [.sim(seed: 1, speed: SourceSpec.defaultSpeed, start: SimulatedTeam.defaultStart)] : sources
+  }
+}

@@ -1,0 +1,147 @@
+import Projections
+import Testing
+import TestSupport
+import WallboardCore
+
+@Suite("Tallies, progress and sources")
+struct TallyTests {
+  typealias M = Make
+
+  @Test func workedExampleTallies() throws {
+    let s = M.state(BurndownTests.workedExample)
+    let scope = BoardScope(state: s, sprint: s.activeSprint())
+    let t = Tally.compute(state: s, scope: scope)
+    #expect(t.map(\.state) == Workflow.seed.states.map(\.id))
+    #expect(t.first { $0.state == "todo" }?.count == 3)
+    #expect(t.first { $0.state == "done" }?.count == 1)
+    #expect(t.first { $0.state == "todo" }?.points == 13)
+    let p = Progress.compute(state: s, scope: scope)
+    #expect(p.total == 4)
+    #expect(p.completed == 1)
+    #expect(p.percent == 25.0)
+  }
+
+  @Test func unknownStatesComeAfterTheKnownOnesInFirstSeenOrder() {
+    let s = M.state([
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A", status: "zeta"))),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B", status: "alpha"))),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("C", status: "todo"))),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("D", status: "zeta"))),
+    ])
+    let t = Tally.compute(state: s, scope: BoardScope(state: s, sprint: nil))
+    #expect(t.suffix(2).map(\.state) == ["zeta", "alpha"])
+    #expect(t.suffix(2).map(\.count) == [2, 1])
+    #expect(t.suffix(2).allSatisfy { !$0.known })
+    #expect(t.map(\.count).reduce(0, +) == 4)
+  }
+
+  @Test func upstreamWorkflowFoldsOldNames() {
+    var settings = BoardSettings()
+    settings.workflow = .upstream
+    let s = M.state(
+      [
+        M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A", status: "backlog"))),
+        M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B", status: "needs_edits"))),
+      ], from: BoardState(settings: settings))
+    let t = Tally.compute(state: s, scope: BoardScope(state: s, sprint: nil))
+    #expect(t.count == 7)
+    #expect(t.first { $0.state == "todo" }?.count == 1)
+    #expect(t.first { $0.state == "needs-edits" }?.count == 1)
+  }
+
+  @Test func percentHasOneDecimal() {
+    var events: [Event] = []
+    for i in 0..<3 { events.append(M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("F\(i)", status: i == 0 ? "done" : "todo")))) }
+    let s = M.state(events)
+    #expect(Progress.compute(state: s, scope: BoardScope(state: s, sprint: nil)).percent == 33.3)
+    #expect(Progress.compute(state: BoardState(), scope: BoardScope(state: BoardState(), sprint: nil)).percent == 0)
+  }
+
+  @Test func sourceGoesStaleWhenNothingIsHeard() {
+    var s = BoardState()
+    Reducer.reduce(into: &s, .connection(origin: "orchestra://h:1", status: .live, at: M.t("2026-11-01T09:00:00Z"), detail: nil))
+    let fresh = SourceStatus.compute(state: s, now: M.t("2026-11-01T09:00:20Z"))
+    #expect(fresh.first?.status == .live)
+    #expect(fresh.first?.kind == "orchestra")
+    let stale = SourceStatus.compute(state: s, now: M.t("2026-11-01T09:00:31Z"))
+    #expect(stale.first?.status == .stale)
+  }
+
+  @Test func activeSprintChoice() {
+    let a = M.sprint("a", start: "2026-11-02", end: "2026-11-13")
+    let b = M.sprint("b", start: "2026-11-16", end: "2026-11-27")
+    var s = M.state([
+      M.event("2026-11-01T09:00:00Z", .sprintCreated(a)),
+      M.event("2026-11-01T09:00:00Z", .sprintCreated(b)),
+    ])
+    #expect(s.activeSprint()?.id == "b", "none started: the most recently created")
+    Reducer.reduce(into: &s, M.event("2026-11-02T09:00:00Z", .sprintStarted(id: "a", startedAt: nil, patch: SprintPatch())))
+    #expect(s.activeSprint()?.id == "a", "the started one that is not closed")
+    #expect(s.activeSprint(preferred: "b")?.id == "b")
+  }
+}
+
+/// Random event sequences: the tallies always add up, and reducing is deterministic.
+@Suite("Properties")
+struct PropertyTests {
+  typealias M = Make
+
+  struct RNG: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static func randomEvents(seed: UInt64, count: Int) -> [Event] {
+    var r = RNG(state: seed)
+    let ids = (0..<12).map { "F\($0)" }
+    let statuses = Workflow.seed.states.map(\.id) + ["mystery", "In_Progress", "parked"]
+    var out: [Event] = []
+    var t = M.t("2026-11-01T00:00:00Z")
+    for i in 0..<count {
+      t = t.adding(seconds: Double(r.next() % 20_000))
+      let id = ids.randomElement(using: &r)!
+      let body: Event.Body
+      switch r.next() % 9 {
+      case 0: body = .featureCreated(M.feature(id, status: statuses.randomElement(using: &r)!, points: Double(r.next() % 8)))
+      case 1: body = .featureDeleted(id: id)
+      case 2: body = .sprintCreated(M.sprint("s\(r.next() % 2)", start: "2026-11-02", end: "2026-11-13", members: Array(ids.shuffled(using: &r).prefix(5))))
+      case 3: body = .sprintScopeChanged(sprintId: "s\(r.next() % 2)", added: [id], removed: [ids.randomElement(using: &r)!])
+      case 4: body = .sprintStarted(id: "s\(r.next() % 2)", startedAt: nil, patch: SprintPatch())
+      case 5: body = .boardSnapshot(BoardSnapshot(features: ids.prefix(Int(r.next() % 6)).map { M.feature($0, status: statuses.randomElement(using: &r)!) }, sprints: [M.sprint("s0", start: "2026-11-02", end: "2026-11-13", members: [id])]))
+      case 6: body = .unknown(topic: "x.y")
+      default: body = .featureUpdated(FeaturePatch(id: id, status: statuses.randomElement(using: &r)!))
+      }
+      let seq: Int64? = r.next() % 4 == 0 ? nil : Int64(i) - Int64(r.next() % 3)
+      out.append(Event(origin: "o", seq: seq, time: t, body: body))
+    }
+    return out
+  }
+
+  @Test(arguments: 1...40)
+  func talliesAlwaysSumToTheTotal(seed: Int) {
+    var s = BoardState()
+    for e in Self.randomEvents(seed: UInt64(seed), count: 150) {
+      Reducer.reduce(into: &s, e)
+      let scope = BoardScope(state: s, sprint: s.activeSprint())
+      let tallies = Tally.compute(state: s, scope: scope)
+      let progress = Progress.compute(state: s, scope: scope)
+      #expect(tallies.map(\.count).reduce(0, +) == progress.total)
+      #expect(progress.completed <= progress.total)
+    }
+  }
+
+  @Test(arguments: 1...20)
+  func reducingIsDeterministic(seed: Int) {
+    let events = Self.randomEvents(seed: UInt64(seed) &* 7, count: 200)
+    let start = M.state(Array(events.prefix(20)))
+    let a = M.state(Array(events.dropFirst(20)), from: start)
+    let b = M.state(Array(events.dropFirst(20)), from: start)
+    #expect(a == b)
+  }
+}
