@@ -31,7 +31,8 @@ public struct StateColors: Hashable, Sendable {
     case .themeToken(let token)?: return theme[token]
     case nil:
       guard let palette = palettes[theme.syntax] else {
-        preconditionFailure("theme \(theme.id) names syntax palette \(theme.syntax), which is not loaded")
+        preconditionFailure(
+          "theme \(theme.id) names syntax palette \(theme.syntax), which is not loaded")
       }
       let series = palette.seriesColors
       let offset = Int(Self.fnv1a(state) % UInt64(series.count))

@@ -51,7 +51,8 @@ extension ThemeCatalog {
     let orderPath = join(directory, orderFileName)
     let order = try parseOrder(text(orderFileName), file: orderPath)
     for entry in order where files["\(entry.id).theme"] == nil {
-      throw ThemeLoadError(file: orderPath, line: entry.line, reason: .orderNamesMissingFile(entry.id))
+      throw ThemeLoadError(
+        file: orderPath, line: entry.line, reason: .orderNamesMissingFile(entry.id))
     }
     let listed = Set(order.map(\.id))
     for name in files.keys.sorted() where name.hasSuffix(".theme") {

@@ -38,7 +38,8 @@ public struct ThemeCatalog: Sendable {
   /// The syntax palette a theme of this catalog uses.
   public func palette(for theme: Theme) -> SyntaxPalette {
     guard let palette = palettes[theme.syntax] else {
-      preconditionFailure("theme \(theme.id) uses syntax palette \(theme.syntax), which is not loaded")
+      preconditionFailure(
+        "theme \(theme.id) uses syntax palette \(theme.syntax), which is not loaded")
     }
     return palette
   }

@@ -68,7 +68,9 @@ struct TokenFile: Sendable {
 
   static func trimmed(_ text: Substring) -> Substring {
     let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let start = text.firstIndex(where: { !isBlank($0) }) else { return text[text.endIndex...] }
+    guard let start = text.firstIndex(where: { !isBlank($0) }) else {
+      return text[text.endIndex...]
+    }
     let end = text.lastIndex(where: { !isBlank($0) })!
     return text[start...end]
   }
