@@ -1,1 +1,0 @@
-// Themes module
