@@ -4,6 +4,11 @@ struct JSONByteParser {
   let limits: JSONLimits
   var i = 0
   var depth = 0
+  /// Members of the objects being parsed, innermost last: each object takes its slice off the
+  /// top when it closes, so growing containers costs one exact-size allocation each.
+  var memberStack: [JSONObject.Member] = []
+  /// Elements of the arrays being parsed, likewise.
+  var elementStack: [JSONValue] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
     self.p = bytes
@@ -58,18 +63,20 @@ struct JSONByteParser {
     defer { depth -= 1 }
     i += 1
     skipWhitespace()
-    var members: [JSONObject.Member] = []
     if i < n && p[i] == UInt8(ascii: "}") {
       i += 1
-      return .object(JSONObject(members: members))
+      return .object(JSONObject())
     }
+    if memberStack.capacity == 0 { memberStack.reserveCapacity(16) }
+    let base = memberStack.count
+    defer { memberStack.removeSubrange(base...) }
     while true {
       guard i < n else { throw fail(i, "unexpected end of input in object") }
       guard p[i] == UInt8(ascii: "\"") else {
         if p[i] == UInt8(ascii: "}") { throw fail(i, "trailing comma in object") }
         throw fail(i, "expected a string key in object")
       }
-      if members.count == limits.maxContainerElements {
+      if memberStack.count - base == limits.maxContainerElements {
         throw fail(i, "object with more than \(limits.maxContainerElements) members")
       }
       let key = try string()
@@ -80,7 +87,7 @@ struct JSONByteParser {
       i += 1
       skipWhitespace()
       let v = try value()
-      members.append(JSONObject.Member(key: key, value: v))
+      memberStack.append(JSONObject.Member(key: key, value: v))
       skipWhitespace()
       guard i < n else { throw fail(i, "unexpected end of input in object") }
       switch p[i] {
@@ -89,7 +96,7 @@ struct JSONByteParser {
         skipWhitespace()
       case UInt8(ascii: "}"):
         i += 1
-        return .object(JSONObject(members: members))
+        return .object(JSONObject(members: Array(memberStack[base...])))
       default: throw fail(i, "expected ',' or '}' in object")
       }
     }
@@ -101,18 +108,21 @@ struct JSONByteParser {
     defer { depth -= 1 }
     i += 1
     skipWhitespace()
-    var items: [JSONValue] = []
     if i < n && p[i] == UInt8(ascii: "]") {
       i += 1
-      return .array(items)
+      return .array([])
     }
+    if elementStack.capacity == 0 { elementStack.reserveCapacity(16) }
+    let base = elementStack.count
+    defer { elementStack.removeSubrange(base...) }
     while true {
       guard i < n else { throw fail(i, "unexpected end of input in array") }
       if p[i] == UInt8(ascii: "]") { throw fail(i, "trailing comma in array") }
-      if items.count == limits.maxContainerElements {
+      if elementStack.count - base == limits.maxContainerElements {
         throw fail(i, "array with more than \(limits.maxContainerElements) elements")
       }
-      items.append(try value())
+      let v = try value()
+      elementStack.append(v)
       skipWhitespace()
       guard i < n else { throw fail(i, "unexpected end of input in array") }
       switch p[i] {
@@ -121,7 +131,7 @@ struct JSONByteParser {
         skipWhitespace()
       case UInt8(ascii: "]"):
         i += 1
-        return .array(items)
+        return .array(Array(elementStack[base...]))
       default: throw fail(i, "expected ',' or ']' in array")
       }
     }

@@ -54,10 +54,13 @@ public struct JSONObject: Hashable, Sendable, RandomAccessCollection {
   /// The value of the last member named `key`, or `nil` when there is none.
   public subscript(key: String) -> JSONValue? {
     get {
+      // Comparing lengths first skips most of String's slower unequal-compare path.
+      let length = key.utf8.count
       var i = members.count
       while i > 0 {
         i -= 1
-        if members[i].key == key { return members[i].value }
+        let k = members[i].key
+        if k.utf8.count == length && k == key { return members[i].value }
       }
       return nil
     }
