@@ -72,7 +72,8 @@ public enum JSONParser {
     let value = try p.value()
     p.skipWhitespace()
     if p.i < bytes.count {
-      throw JSONError(offset: p.i, problem: "unexpected \(describe(byte: bytes[p.i])) after the value")
+      let found = describe(byte: bytes[p.i])
+      throw JSONError(offset: p.i, problem: "unexpected \(found) after the value")
     }
     return value
   }
