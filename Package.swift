@@ -17,7 +17,10 @@ let package = Package(
   ],
   targets: [
     // Domain values, BoardState and the pure reducer. No I/O, no clocks, no C.
-    .target(name: "WallboardCore", swiftSettings: strict),
+    .target(
+      name: "WallboardCore", swiftSettings: strict,
+      // Double.rounded() and friends call libm; nothing else links it on Linux.
+      linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // Pure functions from BoardState to what the widgets draw: burndown, tallies, progress, sources.
     .target(name: "Projections", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
