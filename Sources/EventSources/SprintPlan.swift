@@ -127,11 +127,10 @@ struct SprintPlan {
       emit(scopeDay.adding(seconds: 60), "feature.updated", "{\"id\":\"\(id)\",\"status\":\"todo\"}")
     }
     // An estimate grows on day three.
-    let grown = features[1]
-    let bigger = ["S": "M", "M": "L", "L": "XL", "XL": "XL"][grown.size]!
-    if bigger != grown.size {
-      emit(workTime(8.5 * 2 + 3), "feature.updated", "{\"id\":\"\(grown.id)\",\"estimate\":\"\(bigger)\"}")
-      features[1].size = bigger
+    if let g = features.indices.first(where: { features[$0].inSprint && features[$0].size != "XL" }) {
+      let bigger = ["S": "M", "M": "L", "L": "XL"][features[g].size]!
+      emit(workTime(8.5 * 2 + 3), "feature.updated", "{\"id\":\"\(features[g].id)\",\"estimate\":\"\(bigger)\"}")
+      features[g].size = bigger
     }
 
     // The work: each person takes their features in turn; after in-progress, the feature moves

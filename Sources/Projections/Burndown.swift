@@ -119,7 +119,7 @@ extension Burndown {
       if d > sprint.endDate || wTotal == 0 {
         ideal.append(d >= sprint.endDate ? 0 : committed)
       } else {
-        ideal.append(committed * (1 - Double(w) / Double(wTotal)))
+        ideal.append(committed * Double(wTotal - w) / Double(wTotal))
       }
     }
 

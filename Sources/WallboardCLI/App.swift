@@ -13,11 +13,11 @@ public struct App {
   public var now: @Sendable () -> Instant
 
   public init(
-    console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment,
+    console: Console = .standard, environment: [String: String]? = nil,
     now: @escaping @Sendable () -> Instant = App.wallClock
   ) {
     self.console = console
-    self.environment = environment
+    self.environment = environment ?? ProcessInfo.processInfo.environment
     self.now = now
   }
 

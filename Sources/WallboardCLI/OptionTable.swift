@@ -1,4 +1,4 @@
-public import WallboardCore
+internal import WallboardCore
 internal import Projections
 internal import EventSources
 
@@ -17,7 +17,7 @@ enum OptionTable {
 
   static let all: [OptionSpec] = [
     OptionSpec(name: "--source", value: "SPEC", help: "where events come from (repeatable): \(SourceSpec.accepted); default sim") { o, v throws(CLIError) in
-      do { o.sources.append(try SourceSpec.parse(v)) } catch { throw .usage(error.description) }
+      do throws(SourceSpecError) { o.sources.append(try SourceSpec.parse(v)) } catch { throw .usage(error.description) }
     },
     OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") { o, v throws(CLIError) in
       try nonEmpty("--layout", v)

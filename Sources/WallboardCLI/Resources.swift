@@ -15,7 +15,7 @@ public struct Resources: Sendable {
   public init(root: String) { self.root = root }
 
   /// Locates the resources, or says where it looked.
-  public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIError) -> Resources {
+  public static func locate(environment: [String: String]) throws(CLIError) -> Resources {
     var candidates: [String] = []
     if let home = environment["WALLBOARD_HOME"], !home.isEmpty { candidates.append(home) }
     let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
