@@ -20,7 +20,7 @@ struct SprintPlan {
     "workspace switcher", "cache warmup", "mobile layout", "tag filters", "access tokens",
   ]
   /// Working hours of in-progress work per size.
-  static let effort: [String: Double] = ["S": 5, "M": 10, "L": 17, "XL": 28]
+  static let effort: [String: Double] = ["S": 7, "M": 14, "L": 24, "XL": 38]
 
   init(team: SimulatedTeam, index: Int) {
     self.team = team
@@ -42,7 +42,7 @@ struct SprintPlan {
     var day = startDate
     while true {
       if day.weekday != .sat && day.weekday != .sun {
-        if remaining < 8.5 { return at(day, 9 + remaining) }
+        if remaining < 8.5 { return Instant(seconds: at(day, 9 + remaining).millis / 1000) }
         remaining -= 8.5
       }
       day = day.adding(days: 1)

@@ -55,7 +55,6 @@ extension Burndown {
     state: BoardState, sprint: Sprint, at: Instant, boardZone: Zone, unit choice: UnitChoice = .auto
   ) -> Burndown {
     let zone = sprint.timeZone.flatMap(Zone.init) ?? boardZone
-    let scale = state.settings.estimateScale
     let histories = state.history.filter { _, h in h.versions.contains { $0.sprints.contains(sprint.id) } }
       .sorted { $0.key < $1.key }
     let workflows = Dictionary(
@@ -67,7 +66,7 @@ extension Burndown {
       guard let v, v.exists else { return false }
       return v.sprints.contains(sprint.id)
     }
-    func points(_ v: FeatureVersion) -> Double? { scale.points(points: v.points, estimate: v.estimate) }
+    func points(_ v: FeatureVersion) -> Double? { v.points }
 
     // Unit: points when any member at `at` has an estimate.
     let membersAtAt = histories.compactMap { _, h -> FeatureVersion? in

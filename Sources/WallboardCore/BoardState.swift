@@ -18,17 +18,18 @@ public struct BoardState: Equatable, Sendable {
   var statusSeen: Set<String> = []
   /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by feature.
   var explicitSprints: [String: [String]] = [:]
-  /// Sequence cursors per origin and publisher.
-  public internal(set) var cursors: [SeqKey: SeqCursor] = [:]
   /// What each Wallboard source has delivered, by origin name.
   public internal(set) var origins: [String: OriginState] = [:]
   public internal(set) var counters = EventCounters()
-  /// The latest status transitions, newest last.
-  public internal(set) var recent: [Transition] = []
+  /// The latest status transitions, newest last (up to twice the limit; see `recent`).
+  var recentBuffer: [Transition] = []
   /// The time of the latest event applied.
   public internal(set) var lastEventTime: Instant?
 
   public init(settings: BoardSettings = BoardSettings()) { self.settings = settings }
+
+  /// The latest status transitions, newest last, at most `limits.recentTransitions`.
+  public var recent: ArraySlice<Transition> { recentBuffer.suffix(settings.limits.recentTransitions) }
 
   /// The workflow that governs a project's features.
   public func workflow(forProject projectId: String?) -> Workflow {
@@ -38,8 +39,12 @@ public struct BoardState: Equatable, Sendable {
 
   /// The sprints a feature is a member of, from its own fields and the sprints' lists, sorted.
   public func membership(of feature: Feature) -> [String] {
-    var ids = explicitSprints[feature.id] ?? []
-    for s in feature.ownSprintIds where !ids.contains(s) { ids.append(s) }
+    BoardState.membership(explicit: explicitSprints[feature.id], own: feature.ownSprintIds)
+  }
+
+  static func membership(explicit: [String]?, own: [String]) -> [String] {
+    var ids = explicit ?? []
+    for s in own where !ids.contains(s) { ids.append(s) }
     return ids.count > 1 ? ids.sorted() : ids
   }
 }
@@ -73,28 +78,23 @@ public struct BoardSettings: Equatable, Sendable {
 public struct FeatureVersion: Hashable, Sendable {
   public var at: Instant
   public var status: String
+  /// Resolved points (`points`, else the estimate through the board's scale); nil = unestimated.
   public var points: Double?
-  public var estimate: String?
   /// Sprint ids the feature was a member of, sorted.
   public var sprints: [String]
   /// `false` once deleted (or absent from a snapshot).
   public var exists: Bool
 
-  public init(
-    at: Instant, status: String, points: Double?, estimate: String?, sprints: [String],
-    exists: Bool
-  ) {
+  public init(at: Instant, status: String, points: Double?, sprints: [String], exists: Bool) {
     self.at = at
     self.status = status
     self.points = points
-    self.estimate = estimate
     self.sprints = sprints
     self.exists = exists
   }
 
   func sameFacts(as o: FeatureVersion) -> Bool {
-    status == o.status && points == o.points && estimate == o.estimate && sprints == o.sprints
-      && exists == o.exists
+    status == o.status && points == o.points && exists == o.exists && sprints == o.sprints
   }
 }
 
@@ -121,22 +121,6 @@ public struct FeatureHistory: Hashable, Sendable {
   }
 }
 
-/// Identifies a sequence: a Wallboard source and a publisher within it.
-public struct SeqKey: Hashable, Sendable {
-  public var origin: String
-  public var publisher: String
-  public init(origin: String, publisher: String) {
-    self.origin = origin
-    self.publisher = publisher
-  }
-}
-
-/// The last sequence number seen, and whether a gap awaits a resync.
-public struct SeqCursor: Hashable, Sendable {
-  public var lastSeq: Int64
-  public var needsResync: Bool
-}
-
 /// What one Wallboard source has delivered and how its connection stands.
 public struct OriginState: Hashable, Sendable {
   public var events = 0
@@ -153,6 +137,8 @@ public struct OriginState: Hashable, Sendable {
   public var connectionDetail: String?
   /// A sequence gap has been seen and no snapshot has resynced it yet.
   public var needsResync = false
+  /// The last sequence number seen, by publisher.
+  public internal(set) var sequences: [String: Int64] = [:]
   public init() {}
 }
 

@@ -105,7 +105,10 @@ public struct EstimateScale: Hashable, Sendable {
   /// (unestimated).
   public func points(points: Double?, estimate: String?) -> Double? {
     if let p = points { return p }
-    guard let e = estimate?.trimmingSpaces, !e.isEmpty else { return nil }
+    guard let raw = estimate else { return nil }
+    if let v = sizes[raw] { return v }
+    let e = raw.trimmingSpaces
+    if e.isEmpty { return nil }
     if let v = sizes[e.uppercased()] { return v }
     if let v = Double(e), v.isFinite, v >= 0 { return v }
     return nil

@@ -9,63 +9,83 @@ public enum Reducer {
       reduce(into: &state, e)
     case .rejected(let origin, let at, let reason):
       state.counters.rejected += 1
-      state.origins[origin, default: OriginState()].rejected += 1
-      state.origins[origin]!.lastError = reason
-      state.origins[origin]!.lastHeard = max(state.origins[origin]!.lastHeard ?? at, at)
+      state.withOrigin(origin) { o in
+        o.rejected += 1
+        o.lastError = reason
+        o.hear(at)
+      }
     case .connection(let origin, let status, let at, let detail):
-      var o = state.origins[origin] ?? OriginState()
-      if o.connection != status { o.connectionSince = at }
-      o.connection = status
-      o.connectionDetail = detail
-      if status == .live { o.lastHeard = max(o.lastHeard ?? at, at) }
-      state.origins[origin] = o
+      state.withOrigin(origin) { o in
+        if o.connection != status { o.connectionSince = at }
+        o.connection = status
+        o.connectionDetail = detail
+        if status == .live { o.hear(at) }
+      }
     }
   }
 
   /// Applies one event to the state.
   public static func reduce(into state: inout BoardState, _ e: Event) {
-    state.origins[e.origin, default: OriginState()].lastHeard = max(
-      state.origins[e.origin]?.lastHeard ?? e.receivedAt, e.receivedAt)
-
-    if let seq = e.seq {
-      let key = SeqKey(origin: e.origin, publisher: e.publisher ?? "")
-      if let cursor = state.cursors[key] {
-        if seq <= cursor.lastSeq {
-          state.counters.duplicates += 1
-          state.origins[e.origin]!.duplicates += 1
-          return
-        }
-        if seq > cursor.lastSeq + 1 {
-          state.cursors[key]!.needsResync = true
-          state.origins[e.origin]!.gaps += 1
-          state.origins[e.origin]!.needsResync = true
-        }
-        state.cursors[key]!.lastSeq = seq
-      } else {
-        state.cursors[key] = SeqCursor(lastSeq: seq, needsResync: false)
-      }
+    let fresh = state.withOrigin(e.origin) { o -> Bool in
+      o.hear(e.receivedAt)
+      guard let seq = e.seq else { return true }
+      return o.advance(publisher: e.publisher ?? "", to: seq)
     }
-
-    var applier = Applier(state: state, event: e)
-    state = BoardState(settings: state.settings)  // release the copy so the applier mutates uniquely
-    let outcome = applier.apply()
-    state = applier.state
-
-    switch outcome {
+    guard fresh else {
+      state.counters.duplicates += 1
+      return
+    }
+    switch state.apply(e) {
     case .applied:
       state.counters.applied += 1
-      state.origins[e.origin]!.events += 1
-      state.origins[e.origin]!.lastEventAt = e.time
+      state.withOrigin(e.origin) { o in
+        o.events += 1
+        o.lastEventAt = e.time
+      }
       if state.lastEventTime.map({ e.time > $0 }) ?? true { state.lastEventTime = e.time }
     case .ignored(let reason):
       state.counters.ignored += 1
-      if let reason { state.origins[e.origin]!.lastError = reason }
+      if let reason { state.withOrigin(e.origin) { $0.lastError = reason } }
     }
   }
 }
 
+/// What applying an event's body did.
 enum Outcome {
   case applied
   /// Counted as ignored; the reason, when there is one, becomes the source's last error.
   case ignored(String?)
+}
+
+extension BoardState {
+  /// Mutates one origin's record in place (one hash lookup).
+  @discardableResult
+  mutating func withOrigin<R>(_ name: String, _ body: (inout OriginState) -> R) -> R {
+    body(&origins[name, default: OriginState()])
+  }
+}
+
+extension OriginState {
+  mutating func hear(_ t: Instant) {
+    if lastHeard.map({ t > $0 }) ?? true { lastHeard = t }
+  }
+
+  /// Moves the publisher's sequence to `seq`; `false` for a duplicate (not past the last seen).
+  /// A jump past the next number is a gap: the source needs a resync.
+  mutating func advance(publisher: String, to seq: Int64) -> Bool {
+    guard let last = sequences[publisher] else {
+      sequences[publisher] = seq
+      return true
+    }
+    if seq <= last {
+      duplicates += 1
+      return false
+    }
+    if seq > last + 1 {
+      gaps += 1
+      needsResync = true
+    }
+    sequences[publisher] = seq
+    return true
+  }
 }

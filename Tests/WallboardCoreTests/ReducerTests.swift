@@ -63,7 +63,7 @@ struct ReducerTests {
     #expect(s.counters.applied == 2)
     Reducer.reduce(into: &s, M.event("2026-11-01T09:02:00Z", .boardSnapshot(BoardSnapshot(seq: 9)), seq: 5))
     #expect(s.origins["test"]?.needsResync == false)
-    #expect(s.cursors[SeqKey(origin: "test", publisher: "")]?.lastSeq == 9)
+    #expect(s.origins["test"]?.sequences[""] == 9)
   }
 
   @Test func unknownTopicIsCountedAndIgnored() {

@@ -1,0 +1,213 @@
+/// Applying one event's body. Internal to the reducer: call `Reducer.reduce(into:_:)`.
+extension BoardState {
+  var limits: BoardSettings.Limits { settings.limits }
+
+  mutating func apply(_ event: Event) -> Outcome {
+    switch event.body {
+    case .featureCreated(let f):
+      let old = features[f.id]
+      var g = f
+      if old == nil, g.createdAt == nil { g.createdAt = event.time }
+      return upsert(g, old: old, at: event.time, membershipMayMove: true)
+    case .featureUpdated(let patch):
+      let old = features[patch.id]
+      var f = old ?? newFeature(patch.id)
+      patch.apply(to: &f)
+      let moves = old == nil || patch.labels != nil || patch.sprintId != nil
+      return upsert(f, old: old, at: event.time, membershipMayMove: moves)
+    case .workflowTransitioned(let id, let to, _, let at):
+      let old = features[id]
+      var f = old ?? newFeature(id)
+      f.status = to
+      return upsert(f, old: old, at: at ?? event.time, membershipMayMove: old == nil)
+    case .featureDeleted(let id):
+      guard let f = features.removeValue(forKey: id) else {
+        return .ignored("feature.deleted: unknown feature \(id)")
+      }
+      record(f, exists: false, at: event.time, membershipMayMove: true)
+      pruneHistory(of: id)
+      return .applied
+    case .workflowDefined(let projectId, let workflow):
+      workflows[projectId ?? ""] = workflow
+      return .applied
+    case .sprintCreated(var sprint):
+      if let old = sprints[sprint.id] {
+        sprint.startedAt = sprint.startedAt ?? old.startedAt
+        sprint.closedAt = sprint.closedAt ?? old.closedAt
+      }
+      put(sprint, at: event.time)
+      return .applied
+    case .sprintStarted(let id, let startedAt, let patch):
+      guard var s = sprints[id] else { return .ignored("sprint.started: unknown sprint \(id)") }
+      patch.apply(to: &s)
+      if let t = startedAt { s.startedAt = t } else if s.startedAt == nil { s.startedAt = event.time }
+      put(s, at: event.time)
+      return .applied
+    case .sprintScopeChanged(let id, let added, let removed):
+      guard var s = sprints[id] else { return .ignored("sprint.scope_changed: unknown sprint \(id)") }
+      let gone = Set(removed)
+      s.featureIds.removeAll { gone.contains($0) }
+      for f in added where !s.featureIds.contains(f) { s.featureIds.append(f) }
+      put(s, at: event.time)
+      return .applied
+    case .sprintClosed(let id, let closedAt):
+      guard sprints[id] != nil else { return .ignored("sprint.closed: unknown sprint \(id)") }
+      sprints[id]!.closedAt = closedAt ?? event.time
+      return .applied
+    case .boardSnapshot(let snapshot):
+      return applySnapshot(snapshot, event: event)
+    case .heartbeat:
+      return .applied
+    case .unknown:
+      return .ignored(nil)
+    }
+  }
+
+  func newFeature(_ id: String) -> Feature { Feature(id: id, status: settings.workflow.initialState) }
+
+  /// Creates or replaces a feature and records the change in its history.
+  mutating func upsert(_ f: Feature, old: Feature?, at time: Instant, membershipMayMove: Bool) -> Outcome {
+    if old == nil && features.count >= limits.maxFeatures {
+      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.id) not added")
+    }
+    features[f.id] = f
+    noteStatus(f.status)
+    if old?.status != f.status { noteTransition(f, from: old?.status, at: time) }
+    record(f, exists: true, at: time, membershipMayMove: membershipMayMove)
+    return .applied
+  }
+
+  mutating func noteStatus(_ s: String) {
+    if statusSeen.insert(s).inserted { statusOrder.append(s) }
+  }
+
+  mutating func noteTransition(_ f: Feature, from: String?, at time: Instant) {
+    recentBuffer.append(Transition(featureId: f.id, title: f.title, from: from, to: f.status, at: time))
+    // Trim in halves so the cost is amortised.
+    if recentBuffer.count >= 2 * limits.recentTransitions {
+      recentBuffer.removeFirst(recentBuffer.count - limits.recentTransitions)
+    }
+  }
+
+  /// Appends a version when the feature's burndown facts changed. Versions never go back in
+  /// time: an event older than the feature's last version is recorded at that version's time.
+  mutating func record(_ f: Feature, exists: Bool, at time: Instant, membershipMayMove: Bool) {
+    let points = settings.estimateScale.points(points: f.points, estimate: f.estimate)
+    let cap = limits.maxVersionsPerFeature
+    let explicit = explicitSprints[f.id]
+    BoardState.modify(&history[f.id, default: FeatureHistory()]) { h in
+      let last = h.versions.last
+      let sprints: [String]
+      if !membershipMayMove, let last, last.exists {
+        sprints = last.sprints
+      } else {
+        sprints = BoardState.membership(explicit: explicit, own: f.ownSprintIds)
+      }
+      let t = max(time, last?.at ?? time)
+      let v = FeatureVersion(at: t, status: f.status, points: points, sprints: sprints, exists: exists)
+      if let last, last.sameFacts(as: v) { return }
+      if let last, last.at == t {
+        h.versions[h.versions.count - 1] = v
+        return
+      }
+      h.versions.append(v)
+      if h.versions.count > cap {
+        // Drop the oldest quarter at once, so the cost is amortised over many events.
+        h.versions.removeFirst(h.versions.count - cap * 3 / 4)
+      }
+    }
+  }
+
+  static func modify<T>(_ value: inout T, _ body: (inout T) -> Void) { body(&value) }
+
+  /// Stores a sprint, keeps the explicit-membership index in step and records the members
+  /// whose membership changed.
+  mutating func put(_ s: Sprint, at time: Instant, recordMembers: Bool = true) {
+    let before = Set(sprints[s.id]?.featureIds ?? [])
+    let after = Set(s.featureIds)
+    if sprints[s.id] == nil { sprintOrder.append(s.id) }
+    sprints[s.id] = s
+    for id in before.subtracting(after) { unlist(id, from: s.id) }
+    for id in after.subtracting(before) { explicitSprints[id, default: []].append(s.id) }
+    if recordMembers {
+      for id in before.symmetricDifference(after).sorted() {
+        if let f = features[id] { record(f, exists: true, at: time, membershipMayMove: true) }
+      }
+    }
+    trimSprints()
+  }
+
+  mutating func unlist(_ featureId: String, from sprintId: String) {
+    explicitSprints[featureId]?.removeAll { $0 == sprintId }
+    if explicitSprints[featureId]?.isEmpty == true { explicitSprints[featureId] = nil }
+  }
+
+  mutating func removeSprint(_ id: String) {
+    sprintOrder.removeAll { $0 == id }
+    if let s = sprints.removeValue(forKey: id) {
+      for f in s.featureIds { unlist(f, from: id) }
+    }
+  }
+
+  /// Keeps at most `maxSprints`, dropping the oldest closed ones first.
+  mutating func trimSprints() {
+    while sprintOrder.count > limits.maxSprints {
+      removeSprint(sprintOrder.first { sprints[$0]?.closedAt != nil } ?? sprintOrder[0])
+    }
+  }
+
+  /// Forgets the history of a deleted feature that no kept sprint refers to.
+  mutating func pruneHistory(of id: String) {
+    guard features[id] == nil, explicitSprints[id] == nil else { return }
+    let referenced =
+      history[id]?.versions.contains { v in v.sprints.contains { sprints[$0] != nil } } ?? false
+    if !referenced { history[id] = nil }
+  }
+
+  /// Replaces the board with an authoritative snapshot; keeps history, never rolls back.
+  mutating func applySnapshot(_ snap: BoardSnapshot, event: Event) -> Outcome {
+    let publisher = event.publisher ?? ""
+    if let seq = snap.seq {
+      let last = origins[event.origin]?.sequences[publisher]
+      if let last, seq < last, event.seq == nil {
+        return .ignored("board.snapshot at seq \(seq) is older than seq \(last) already applied")
+      }
+      withOrigin(event.origin) { $0.sequences[publisher] = max(seq, last ?? seq) }
+    }
+    withOrigin(event.origin) { $0.needsResync = false }
+
+    // Sprints: replace, keeping start and close moments the snapshot does not carry.
+    let incoming = Set(snap.sprints.map(\.id))
+    for id in sprintOrder where !incoming.contains(id) { removeSprint(id) }
+    for var s in snap.sprints.prefix(limits.maxSprints) {
+      if let old = sprints[s.id] {
+        s.startedAt = s.startedAt ?? old.startedAt
+        s.closedAt = s.closedAt ?? old.closedAt
+      }
+      put(s, at: event.time, recordMembers: false)
+    }
+    if !snap.workflows.isEmpty {
+      workflows = [:]
+      for d in snap.workflows { workflows[d.projectId ?? ""] = d.workflow }
+    }
+    activeSprintId = snap.activeSprintId
+
+    // Features: replace; the absent ones are recorded as gone.
+    let kept = snap.features.prefix(limits.maxFeatures)
+    let present = Set(kept.map(\.id))
+    for (id, f) in features where !present.contains(id) {
+      features[id] = nil
+      record(f, exists: false, at: event.time, membershipMayMove: true)
+    }
+    for f in kept {
+      let old = features[f.id]
+      features[f.id] = f
+      noteStatus(f.status)
+      if let old, old.status != f.status { noteTransition(f, from: old.status, at: event.time) }
+    }
+    // Membership may have moved for anyone: record every present feature.
+    for f in kept { record(f, exists: true, at: event.time, membershipMayMove: true) }
+    for id in history.keys where features[id] == nil { pruneHistory(of: id) }
+    return .applied
+  }
+}
