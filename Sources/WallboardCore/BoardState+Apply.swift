@@ -10,11 +10,23 @@ extension BoardState {
       if old == nil, g.createdAt == nil { g.createdAt = event.time }
       return upsert(g, old: old, at: event.time, membershipMayMove: true)
     case .featureUpdated(let patch):
-      let old = features[patch.id]
-      var f = old ?? newFeature(patch.id)
-      patch.apply(to: &f)
-      let moves = old == nil || patch.labels != nil || patch.sprintId != nil
-      return upsert(f, old: old, at: event.time, membershipMayMove: moves)
+      guard let index = features.index(forKey: patch.id) else {
+        var f = newFeature(patch.id)
+        patch.apply(to: &f)
+        return upsert(f, old: nil, at: event.time, membershipMayMove: true)
+      }
+      // The common case, a change to a known feature: patch it in place.
+      let oldStatus = features.values[index].status
+      patch.apply(to: &features.values[index])
+      let f = features.values[index]
+      if oldStatus != f.status {
+        noteStatus(f.status)
+        noteTransition(f, from: oldStatus, at: event.time)
+      }
+      record(
+        f, exists: true, at: event.time, membershipMayMove: patch.labels != nil || patch.sprintId != nil,
+        pointsMayChange: patch.points != nil || patch.estimate != nil)
+      return .applied
     case .workflowTransitioned(let id, let to, _, let at):
       let old = features[id]
       var f = old ?? newFeature(id)
@@ -91,10 +103,12 @@ extension BoardState {
 
   /// Appends a version when the feature's burndown facts changed. Versions never go back in
   /// time: an event older than the feature's last version is recorded at that version's time.
-  mutating func record(_ f: Feature, exists: Bool, at time: Instant, membershipMayMove: Bool) {
-    let points = settings.estimateScale.points(points: f.points, estimate: f.estimate)
+  mutating func record(
+    _ f: Feature, exists: Bool, at time: Instant, membershipMayMove: Bool, pointsMayChange: Bool = true
+  ) {
     let cap = limits.maxVersionsPerFeature
-    let explicit = explicitSprints[f.id]
+    let scale = settings.estimateScale
+    let explicit = membershipMayMove ? explicitSprints[f.id] : nil
     BoardState.modify(&history[f.id, default: FeatureHistory()]) { h in
       let last = h.versions.last
       let sprints: [String]
@@ -102,6 +116,12 @@ extension BoardState {
         sprints = last.sprints
       } else {
         sprints = BoardState.membership(explicit: explicit, own: f.ownSprintIds)
+      }
+      let points: Double?
+      if !pointsMayChange, let last {
+        points = last.points
+      } else {
+        points = scale.points(points: f.points, estimate: f.estimate)
       }
       let t = max(time, last?.at ?? time)
       let v = FeatureVersion(at: t, status: f.status, points: points, sprints: sprints, exists: exists)
