@@ -1,5 +1,5 @@
-public import WallboardCore
 internal import Foundation
+public import WallboardCore
 
 /// Reads a whole JSON Lines file (or standard input until it closes) into reducer inputs.
 public enum JSONLinesReader {

@@ -47,7 +47,8 @@ public struct LineDecoder: Sendable {
     case .tooLong(let number, let bytes):
       return .rejected(
         origin: origin, at: receivedAt,
-        reason: "\(label):\(number): line longer than the limit of \(maxLineBytes) bytes (\(bytes) bytes seen); skipped")
+        reason: "\(label):\(number): line longer than the limit of \(maxLineBytes) bytes (\(bytes) bytes seen); skipped"
+      )
     }
   }
 }

@@ -1,5 +1,5 @@
-public import WallboardCore
 internal import Foundation
+public import WallboardCore
 
 /// Runs the simulated team live: first everything up to its present moment, then each event
 /// after a real delay of (simulated gap ÷ speed), never more than `maxGap` seconds, so a

@@ -48,7 +48,9 @@ public enum SourceSpec: Hashable, Sendable {
         guard kv.count == 2 else { throw SourceSpecError(text: text, problem: "expected key=value, found \"\(part)\"") }
         switch kv[0] {
         case "seed":
-          guard let v = UInt64(kv[1]) else { throw SourceSpecError(text: text, problem: "seed must be a whole number ≥ 0") }
+          guard let v = UInt64(kv[1]) else {
+            throw SourceSpecError(text: text, problem: "seed must be a whole number ≥ 0")
+          }
           seed = v
         case "speed":
           guard let v = Double(kv[1]), v.isFinite, v > 0, v <= 1_000_000 else {

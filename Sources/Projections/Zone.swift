@@ -1,5 +1,5 @@
-public import WallboardCore
 internal import Foundation
+public import WallboardCore
 
 /// An IANA time zone, for turning instants into local dates and local midnights into instants.
 public struct Zone: Sendable, Hashable {

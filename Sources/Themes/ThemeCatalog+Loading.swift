@@ -39,7 +39,9 @@ extension ThemeCatalog {
   ///
   /// `ORDER` must list every `<id>.theme` file once, each file's `id` must match its name, and
   /// each theme's `syntax` must name a palette of `palettes.tokens`.
-  public static func assemble(directory: String, files: [String: String]) throws(ThemeLoadError)
+  public static func assemble(
+    directory: String, files: [String: String]
+  ) throws(ThemeLoadError)
     -> ThemeCatalog
   {
     func text(_ name: String) throws(ThemeLoadError) -> String {

@@ -13,7 +13,9 @@ extension ThemeCatalog {
   }
 
   /// Parses `palettes.tokens`.
-  public static func parse(paletteFile text: String, file: String) throws(ThemeLoadError)
+  public static func parse(
+    paletteFile text: String, file: String
+  ) throws(ThemeLoadError)
     -> PaletteTokens
   {
     let tokens = try TokenFile(parsing: text, file: file)
@@ -86,7 +88,9 @@ extension ThemeCatalog {
   }
 
   /// Parses `variants.tokens`; the variants in the order they first appear.
-  public static func parse(variantFile text: String, file: String) throws(ThemeLoadError)
+  public static func parse(
+    variantFile text: String, file: String
+  ) throws(ThemeLoadError)
     -> [Variant]
   {
     let tokens = try TokenFile(parsing: text, file: file)
@@ -118,8 +122,7 @@ extension ThemeCatalog {
   }
 
   /// Parses `ORDER`: theme ids, one per line, each once.
-  public static func parse(orderFile text: String, file: String) throws(ThemeLoadError) -> [String]
-  {
+  public static func parse(orderFile text: String, file: String) throws(ThemeLoadError) -> [String] {
     try parseOrder(text, file: file).map(\.id)
   }
 
@@ -152,7 +155,9 @@ extension ThemeCatalog {
       syntax: syntax.value, colors: colors)
   }
 
-  static func parseOrder(_ text: String, file: String) throws(ThemeLoadError) -> [(
+  static func parseOrder(
+    _ text: String, file: String
+  ) throws(ThemeLoadError) -> [(
     id: String, line: Int
   )] {
     var entries: [(id: String, line: Int)] = []
@@ -172,8 +177,7 @@ extension ThemeCatalog {
     return entries
   }
 
-  private static func color(_ line: TokenLine, in tokens: TokenFile) throws(ThemeLoadError) -> RGBA
-  {
+  private static func color(_ line: TokenLine, in tokens: TokenFile) throws(ThemeLoadError) -> RGBA {
     guard let color = RGBA(hex: line.value) else { throw tokens.error(line, .badColor(line.value)) }
     return color
   }

@@ -1,8 +1,8 @@
-public import WallboardCore
-internal import Projections
 internal import EventSources
-internal import Themes
 internal import Foundation
+internal import Projections
+internal import Themes
+public import WallboardCore
 
 /// The executable's entry: parses arguments, runs a command, turns errors into messages and
 /// exit codes. Output goes through `Console` so tests can read it.

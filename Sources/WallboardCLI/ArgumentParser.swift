@@ -58,7 +58,8 @@ public enum ArgumentParser {
   /// Applies a `--config` file's text under the command line: each line `name value` or
   /// `name = value` (leading `--` optional), `#` comments. Options given on the command line win;
   /// repeatable `source` lines add to none given there.
-  public static func applyConfig(_ text: String, file: String, under commandLine: [String]) throws(CLIError) -> Options {
+  public static func applyConfig(_ text: String, file: String, under commandLine: [String]) throws(CLIError) -> Options
+  {
     var fileArgs: [String] = []
     for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       var line = Substring(raw)

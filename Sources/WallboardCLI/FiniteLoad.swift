@@ -1,6 +1,6 @@
-public import WallboardCore
-internal import Projections
 internal import EventSources
+internal import Projections
+public import WallboardCore
 
 /// Reads every source to the point `snapshot` and `inspect` show: finite sources to their end,
 /// the simulated team up to `--at` (or its default present moment).

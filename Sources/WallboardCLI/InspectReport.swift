@@ -1,5 +1,5 @@
-public import WallboardCore
 public import Projections
+public import WallboardCore
 public import Wire
 
 /// The `inspect` JSON of `cli.md`, built from projections.
@@ -20,56 +20,82 @@ public enum InspectReport {
     var sprintJSON: JSONValue = .null
     var burndownJSON: JSONValue = .null
     if let s = sprint, let b = burndown {
-      sprintJSON = .object(JSONObject([
-        ("id", .string(s.id)), ("name", .string(s.name)), ("goal", str(s.goal)),
-        ("start_date", .string(s.startDate.description)), ("end_date", .string(s.endDate.description)),
-        ("time_zone", .string(b.zone.identifier)),
-        ("started_at", str(s.startedAt?.rfc3339)), ("closed_at", str(s.closedAt?.rfc3339)),
-        ("days_left", int(b.daysLeft)), ("unit", .string(b.unit.rawValue)),
-        ("committed", num(b.committed)), ("unestimated", int(b.unestimated)),
-      ]))
-      burndownJSON = .object(JSONObject([
-        ("days", .array(b.days.map { .string($0.description) })),
-        ("working", .array(b.working.map(JSONValue.bool))),
-        ("ideal", .array(b.ideal.map(num))),
-        ("remaining", .array(b.remaining.map(opt))),
-        ("scope", .array(b.scope.map(opt))),
-        ("completed", .array(b.completed.map(opt))),
-        ("scope_changes", .array(b.scopeChanges.map { c in
-          .object(JSONObject([
-            ("date", .string(c.date.description)), ("feature_id", .string(c.featureId)),
-            ("delta", num(c.delta)), ("kind", .string(c.kind.rawValue)),
-          ]))
-        })),
-      ]))
+      sprintJSON = .object(
+        JSONObject([
+          ("id", .string(s.id)), ("name", .string(s.name)), ("goal", str(s.goal)),
+          ("start_date", .string(s.startDate.description)), ("end_date", .string(s.endDate.description)),
+          ("time_zone", .string(b.zone.identifier)),
+          ("started_at", str(s.startedAt?.rfc3339)), ("closed_at", str(s.closedAt?.rfc3339)),
+          ("days_left", int(b.daysLeft)), ("unit", .string(b.unit.rawValue)),
+          ("committed", num(b.committed)), ("unestimated", int(b.unestimated)),
+        ]))
+      burndownJSON = .object(
+        JSONObject([
+          ("days", .array(b.days.map { .string($0.description) })),
+          ("working", .array(b.working.map(JSONValue.bool))),
+          ("ideal", .array(b.ideal.map(num))),
+          ("remaining", .array(b.remaining.map(opt))),
+          ("scope", .array(b.scope.map(opt))),
+          ("completed", .array(b.completed.map(opt))),
+          (
+            "scope_changes",
+            .array(
+              b.scopeChanges.map { c in
+                .object(
+                  JSONObject([
+                    ("date", .string(c.date.description)), ("feature_id", .string(c.featureId)),
+                    ("delta", num(c.delta)), ("kind", .string(c.kind.rawValue)),
+                  ]))
+              })
+          ),
+        ]))
     }
-    return .object(JSONObject([
-      ("at", .string(at.rfc3339)),
-      ("sprint", sprintJSON),
-      ("burndown", burndownJSON),
-      ("tallies", .array(tallies.map { t in
-        .object(JSONObject([
-          ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
-          ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
-        ]))
-      })),
-      ("progress", .object(JSONObject([
-        ("total", int(progress.total)), ("completed", int(progress.completed)),
-        ("percent", num(progress.percent)),
-        ("total_points", num(progress.totalPoints)), ("completed_points", num(progress.completedPoints)),
-      ]))),
-      ("sources", .array(sources.map { s in
-        .object(JSONObject([
-          ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
-          ("last_event_at", str(s.lastEventAt?.rfc3339)), ("events", int(s.events)),
-          ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
-          ("needs_resync", .bool(s.needsResync)), ("last_error", str(s.lastError)),
-        ]))
-      })),
-      ("events", .object(JSONObject([
-        ("applied", int(state.counters.applied)), ("duplicates", int(state.counters.duplicates)),
-        ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
-      ]))),
-    ]))
+    return .object(
+      JSONObject([
+        ("at", .string(at.rfc3339)),
+        ("sprint", sprintJSON),
+        ("burndown", burndownJSON),
+        (
+          "tallies",
+          .array(
+            tallies.map { t in
+              .object(
+                JSONObject([
+                  ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
+                  ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
+                ]))
+            })
+        ),
+        (
+          "progress",
+          .object(
+            JSONObject([
+              ("total", int(progress.total)), ("completed", int(progress.completed)),
+              ("percent", num(progress.percent)),
+              ("total_points", num(progress.totalPoints)), ("completed_points", num(progress.completedPoints)),
+            ]))
+        ),
+        (
+          "sources",
+          .array(
+            sources.map { s in
+              .object(
+                JSONObject([
+                  ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
+                  ("last_event_at", str(s.lastEventAt?.rfc3339)), ("events", int(s.events)),
+                  ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
+                  ("needs_resync", .bool(s.needsResync)), ("last_error", str(s.lastError)),
+                ]))
+            })
+        ),
+        (
+          "events",
+          .object(
+            JSONObject([
+              ("applied", int(state.counters.applied)), ("duplicates", int(state.counters.duplicates)),
+              ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
+            ]))
+        ),
+      ]))
   }
 }

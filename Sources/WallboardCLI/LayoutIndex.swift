@@ -23,7 +23,7 @@ enum LayoutIndex {
       var description: String?
       for line in text.split(separator: "\n") {
         let t = line.trimmingCharacters(in: " \t\r")
-        if t.hasPrefix("description") , let eq = t.firstIndex(of: "=") {
+        if t.hasPrefix("description"), let eq = t.firstIndex(of: "=") {
           description = String(t[t.index(after: eq)...]).trimmingCharacters(in: " \t")
           break
         }

@@ -1,7 +1,7 @@
-internal import WallboardCore
-internal import Projections
 internal import EventSources
 internal import Foundation
+internal import Projections
+internal import WallboardCore
 
 /// `wallboard run`: follows the sources and redraws when the state changes, and once a second
 /// for the clock and the ages. Until the pixel displays arrive, it draws the text board.

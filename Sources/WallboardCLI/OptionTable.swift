@@ -1,6 +1,6 @@
-internal import WallboardCore
-internal import Projections
 internal import EventSources
+internal import Projections
+internal import WallboardCore
 
 /// One option of the command line: its name, the value it takes, its help line, and how it
 /// lands in `Options`. The table is the single source of parsing, `--config` and `--help`.
@@ -16,26 +16,38 @@ enum OptionTable {
   static let displays = "auto, sdl, fb[:DEVICE], term, text, png:PATH"
 
   static let all: [OptionSpec] = [
-    OptionSpec(name: "--source", value: "SPEC", help: "where events come from (repeatable): \(SourceSpec.accepted); default sim") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--source", value: "SPEC", help: "where events come from (repeatable): \(SourceSpec.accepted); default sim"
+    ) { o, v throws(CLIError) in
       do throws(SourceSpecError) { o.sources.append(try SourceSpec.parse(v)) } catch { throw .usage(error.description) }
     },
-    OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") { o, v throws(CLIError) in
+    OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") {
+      o, v throws(CLIError) in
       try nonEmpty("--layout", v)
       o.layout = v
     },
-    OptionSpec(name: "--theme", value: "ID", help: "one of the 25 theme ids (see `wallboard themes`); default orchestra") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--theme", value: "ID", help: "one of the 25 theme ids (see `wallboard themes`); default orchestra"
+    ) { o, v throws(CLIError) in
       try nonEmpty("--theme", v)
       o.theme = v
     },
-    OptionSpec(name: "--variant", value: "default|compact|modern", help: "component variant (spacing, radii)") { o, v throws(CLIError) in
+    OptionSpec(name: "--variant", value: "default|compact|modern", help: "component variant (spacing, radii)") {
+      o, v throws(CLIError) in
       o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
     },
-    OptionSpec(name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH", help: "where `run` draws; default auto") { o, v throws(CLIError) in
-      let ok = ["auto", "sdl", "fb", "term", "text"].contains(v) || v.hasPrefix("fb:") || (v.hasPrefix("png:") && v.count > 4)
+    OptionSpec(
+      name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH", help: "where `run` draws; default auto"
+    ) { o, v throws(CLIError) in
+      let ok =
+        ["auto", "sdl", "fb", "term", "text"].contains(v) || v.hasPrefix("fb:") || (v.hasPrefix("png:") && v.count > 4)
       guard ok else { throw .usage("--display: \"\(v)\" is not one of \(displays)") }
       o.display = v
     },
-    OptionSpec(name: "--fb-geometry", value: "WxHxBPP", help: "geometry of a file standing in for a framebuffer (BPP 16, 24 or 32)") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--fb-geometry", value: "WxHxBPP",
+      help: "geometry of a file standing in for a framebuffer (BPP 16, 24 or 32)"
+    ) { o, v throws(CLIError) in
       let parts = v.split(separator: "x").map { Int($0) }
       guard parts.count == 3, let w = parts[0], let h = parts[1], let b = parts[2],
         (1...16384).contains(w), (1...16384).contains(h), [16, 24, 32].contains(b)
@@ -51,38 +63,54 @@ enum OptionTable {
       }
       o.scale = x
     },
-    OptionSpec(name: "--size", value: "WxH", help: "frame size for snapshot, png: and term; default 1920x1080 for snapshot") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--size", value: "WxH", help: "frame size for snapshot, png: and term; default 1920x1080 for snapshot"
+    ) { o, v throws(CLIError) in
       let parts = v.split(separator: "x").map { Int($0) }
       guard parts.count == 2, let w = parts[0], let h = parts[1], (16...16384).contains(w), (16...16384).contains(h)
       else { throw .usage("--size: \"\(v)\" is not WxH with sizes from 16 to 16384") }
       o.size = (w, h)
     },
-    OptionSpec(name: "--at", value: "RFC3339", help: "the clock for snapshot and inspect; default the time of the last event read") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--at", value: "RFC3339",
+      help: "the clock for snapshot and inspect; default the time of the last event read"
+    ) { o, v throws(CLIError) in
       guard let t = try? Instant(rfc3339: v) else {
         throw .usage("--at: \"\(v)\" is not an RFC 3339 time such as 2026-11-05T18:00:00Z")
       }
       o.at = t
     },
-    OptionSpec(name: "--tz", value: "ZONE", help: "the board's time zone (IANA, e.g. Europe/Berlin); default the system's") { o, v throws(CLIError) in
-      guard let z = Zone(v) else { throw .usage("--tz: \"\(v)\" is not an IANA time zone such as UTC or America/New_York") }
+    OptionSpec(
+      name: "--tz", value: "ZONE", help: "the board's time zone (IANA, e.g. Europe/Berlin); default the system's"
+    ) { o, v throws(CLIError) in
+      guard let z = Zone(v) else {
+        throw .usage("--tz: \"\(v)\" is not an IANA time zone such as UTC or America/New_York")
+      }
       o.timeZone = z
     },
-    OptionSpec(name: "--unit", value: "points|count|auto", help: "burndown unit; default auto") { o, v throws(CLIError) in
+    OptionSpec(name: "--unit", value: "points|count|auto", help: "burndown unit; default auto") {
+      o, v throws(CLIError) in
       o.unit = UnitChoice(rawValue: try oneOf("--unit", v, UnitChoice.allCases.map(\.rawValue)))!
     },
     OptionSpec(name: "--journal", value: "PATH", help: "where received events are kept") { o, v throws(CLIError) in
       try nonEmpty("--journal", v)
       o.journal = v
     },
-    OptionSpec(name: "--no-journal", value: nil, help: "keep no journal") { o, _ throws(CLIError) in o.noJournal = true },
-    OptionSpec(name: "--config", value: "PATH", help: "a file holding any of these options, one `name value` per line") { o, v throws(CLIError) in
+    OptionSpec(name: "--no-journal", value: nil, help: "keep no journal") { o, _ throws(CLIError) in o.noJournal = true
+    },
+    OptionSpec(name: "--config", value: "PATH", help: "a file holding any of these options, one `name value` per line")
+    { o, v throws(CLIError) in
       try nonEmpty("--config", v)
       o.config = v
     },
-    OptionSpec(name: "--settle", value: "S", help: "snapshot/inspect with live sources: stop after S quiet seconds; default 1") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--settle", value: "S", help: "snapshot/inspect with live sources: stop after S quiet seconds; default 1"
+    ) { o, v throws(CLIError) in
       o.settle = try seconds("--settle", v)
     },
-    OptionSpec(name: "--wait", value: "S", help: "snapshot/inspect with live sources: stop after at most S seconds; default 10") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--wait", value: "S", help: "snapshot/inspect with live sources: stop after at most S seconds; default 10"
+    ) { o, v throws(CLIError) in
       o.wait = try seconds("--wait", v)
     },
     OptionSpec(name: "--out", value: "FILE.png", help: "where snapshot writes its PNG") { o, v throws(CLIError) in

@@ -1,6 +1,6 @@
-public import WallboardCore
-public import Projections
 public import EventSources
+public import Projections
+public import WallboardCore
 
 /// The commands of `cli.md`.
 public enum Command: String, Sendable, CaseIterable {

@@ -30,6 +30,7 @@ public struct Resources: Sendable {
     for c in candidates where fm.fileExists(atPath: c + "/assets/themes/ORDER") {
       return Resources(root: c)
     }
-    throw .runtime("cannot find Wallboard's assets (looked in: \(candidates.joined(separator: ", "))); set WALLBOARD_HOME")
+    throw .runtime(
+      "cannot find Wallboard's assets (looked in: \(candidates.joined(separator: ", "))); set WALLBOARD_HOME")
   }
 }

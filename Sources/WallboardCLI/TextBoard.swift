@@ -1,5 +1,5 @@
-public import WallboardCore
 public import Projections
+public import WallboardCore
 
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
 /// burndown sparkline, the tallies, progress, sources and recent changes. Pure.
@@ -14,7 +14,9 @@ public enum TextBoard {
     }
     if let s = sprint {
       let b = Burndown.compute(state: state, sprint: s, at: at, boardZone: zone, unit: unit)
-      lines.append("\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(b.daysLeft) working days left  ·  \(clock(at, zone)) \(zone.identifier)")
+      lines.append(
+        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(b.daysLeft) working days left  ·  \(clock(at, zone)) \(zone.identifier)"
+      )
       if let g = s.goal { lines.append("Goal: \(g)") }
       let rem = b.remaining.compactMap { $0 }
       let top = max(b.committed, b.scope.compactMap { $0 }.max() ?? 0, 1)
@@ -22,7 +24,9 @@ public enum TextBoard {
       let spark = String(rem.map { bars[min(7, Int(($0 / top) * 7.999))] })
       let ideal = String(b.ideal.map { bars[min(7, Int(($0 / top) * 7.999))] })
       let u = b.unit == .points ? "points" : "features"
-      lines.append("Burndown (\(u)\(b.unestimated > 0 ? ", \(b.unestimated) unestimated" : "")): remaining \(fmt(rem.last ?? 0)) of \(fmt(b.committed)) committed")
+      lines.append(
+        "Burndown (\(u)\(b.unestimated > 0 ? ", \(b.unestimated) unestimated" : "")): remaining \(fmt(rem.last ?? 0)) of \(fmt(b.committed)) committed"
+      )
       lines.append("  actual \(spark)")
       lines.append("  ideal  \(ideal)")
       for c in b.scopeChanges.suffix(3) {

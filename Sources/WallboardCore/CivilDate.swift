@@ -94,8 +94,10 @@ public enum Weekday: String, CaseIterable, Hashable, Sendable, Comparable {
   public init?(name: String) {
     let n = name.lowercased()
     guard n.count >= 3, let w = Weekday(rawValue: String(n.prefix(3))) else { return nil }
-    let full = ["mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
-                "fri": "friday", "sat": "saturday", "sun": "sunday"][w.rawValue]!
+    let full = [
+      "mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
+      "fri": "friday", "sat": "saturday", "sun": "sunday",
+    ][w.rawValue]!
     guard n == w.rawValue || n == full else { return nil }
     self = w
   }

@@ -99,7 +99,8 @@ extension Instant {
       second < 61
     else { throw .outOfRange }
     let date = CivilDate(year: year, month: month, day: day)
-    let secs = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
+    let secs =
+      Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
       - Int64(offset)
     self.init(millis: secs * 1000 + Int64(millis))
   }

@@ -38,7 +38,9 @@ struct Fields {
   }
 
   /// `nil` when absent, `.some(nil)` when `null`, else what `read` makes of the key.
-  func nullable<T>(_ key: String, _ read: (String) throws(EventDecodingError) -> T?)
+  func nullable<T>(
+    _ key: String, _ read: (String) throws(EventDecodingError) -> T?
+  )
     throws(EventDecodingError) -> T??
   {
     guard let v = object[key] else { return nil }
@@ -47,7 +49,9 @@ struct Fields {
   }
 
   /// For patch fields that cannot be cleared: `null` is an error, absent is `nil`.
-  func notNull<T>(_ key: String, _ read: (String) throws(EventDecodingError) -> T?)
+  func notNull<T>(
+    _ key: String, _ read: (String) throws(EventDecodingError) -> T?
+  )
     throws(EventDecodingError) -> T?
   {
     if object[key] == .null { throw fail(key, "must not be null") }
@@ -56,7 +60,9 @@ struct Fields {
 
   // MARK: Strings
 
-  func check(_ s: String, _ kind: Kind, path: @autoclosure () -> String)
+  func check(
+    _ s: String, _ kind: Kind, path: @autoclosure () -> String
+  )
     throws(EventDecodingError)
   {
     let cap: Int

@@ -49,7 +49,9 @@ public struct EventDecoder: Sendable {
   public init(limits: EventLimits = EventLimits()) { self.limits = limits }
 
   /// Decodes one JSON Lines line (without its newline).
-  public func decode(line: [UInt8], origin: String, receivedAt: Instant) throws(EventDecodingError)
+  public func decode(
+    line: [UInt8], origin: String, receivedAt: Instant
+  ) throws(EventDecodingError)
     -> Event
   {
     let envelope: JSONValue
@@ -62,7 +64,9 @@ public struct EventDecoder: Sendable {
   }
 
   /// Decodes a parsed envelope: `topic`, `event_type`, `time`, `seq`, `source`, `payload`.
-  public func decode(envelope: JSONValue, origin: String, receivedAt: Instant)
+  public func decode(
+    envelope: JSONValue, origin: String, receivedAt: Instant
+  )
     throws(EventDecodingError) -> Event
   {
     guard case .object(let object) = envelope else {

@@ -43,7 +43,9 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 /// before the value it guards is built.
 public enum JSONParser {
   /// Parses one JSON document.
-  public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError)
+  public static func parse(
+    _ bytes: [UInt8], limits: JSONLimits = JSONLimits()
+  ) throws(JSONError)
     -> JSONValue
   {
     let result = bytes.withUnsafeBufferPointer { buffer in
@@ -53,7 +55,9 @@ public enum JSONParser {
   }
 
   /// Parses one JSON document from a string's UTF-8.
-  public static func parse(_ string: String, limits: JSONLimits = JSONLimits()) throws(JSONError)
+  public static func parse(
+    _ string: String, limits: JSONLimits = JSONLimits()
+  ) throws(JSONError)
     -> JSONValue
   {
     var s = string
@@ -64,7 +68,9 @@ public enum JSONParser {
   }
 
   /// Parses one JSON document from raw bytes.
-  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits = JSONLimits())
+  public static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits = JSONLimits()
+  )
     throws(JSONError) -> JSONValue
   {
     var p = JSONByteParser(bytes: bytes, limits: limits)

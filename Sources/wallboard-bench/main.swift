@@ -47,11 +47,15 @@ func seededBoard() -> BoardState {
     ids.append(id)
     Reducer.reduce(
       into: &s,
-      Event(origin: "bench", seq: nil, time: base, body: .featureCreated(Feature(id: id, title: "Feature \(i)", status: "todo", estimate: "M"))))
+      Event(
+        origin: "bench", seq: nil, time: base,
+        body: .featureCreated(Feature(id: id, title: "Feature \(i)", status: "todo", estimate: "M"))))
   }
-  let sprint = Sprint(id: "s1", name: "Sprint 1", startDate: base.utcDate, endDate: base.utcDate.adding(days: 11), featureIds: ids)
+  let sprint = Sprint(
+    id: "s1", name: "Sprint 1", startDate: base.utcDate, endDate: base.utcDate.adding(days: 11), featureIds: ids)
   Reducer.reduce(into: &s, Event(origin: "bench", time: base, body: .sprintCreated(sprint)))
-  Reducer.reduce(into: &s, Event(origin: "bench", time: base, body: .sprintStarted(id: "s1", startedAt: base, patch: SprintPatch())))
+  Reducer.reduce(
+    into: &s, Event(origin: "bench", time: base, body: .sprintStarted(id: "s1", startedAt: base, patch: SprintPatch())))
   return s
 }
 
@@ -60,7 +64,8 @@ let changes = 1_000_000
 let statusEvents: [Event] = (0..<changes).map { i in
   Event(
     origin: "bench", publisher: "p", seq: Int64(i + 1), time: base.adding(seconds: Double(i) * 0.5),
-    body: .featureUpdated(FeaturePatch(id: "FEAT-\(i % featureCount)", status: statuses[(i / featureCount) % statuses.count])))
+    body: .featureUpdated(
+      FeaturePatch(id: "FEAT-\(i % featureCount)", status: statuses[(i / featureCount) % statuses.count])))
 }
 let board = seededBoard()
 var sink = 0
@@ -111,8 +116,13 @@ print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
 for r in [reducer, jsonl, projections] {
   let rate = String(format: "%12.0f /s", r.perSecond)
-  let goal = r.goal.map { g in r.perSecond >= g ? String(format: "  goal ≥ %.0f /s: met", g) : String(format: "  goal ≥ %.0f /s: MISSED", g) } ?? ""
-  print("\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(rate)  (\(r.count) in \(String(format: "%.3f", r.seconds)) s)\(goal)")
+  let goal =
+    r.goal.map { g in
+      r.perSecond >= g ? String(format: "  goal ≥ %.0f /s: met", g) : String(format: "  goal ≥ %.0f /s: MISSED", g)
+    } ?? ""
+  print(
+    "\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(rate)  (\(r.count) in \(String(format: "%.3f", r.seconds)) s)\(goal)"
+  )
 }
 print("")
 print("peak resident memory: \(peakRSSKiB() / 1024) MiB (including the pre-built inputs)")

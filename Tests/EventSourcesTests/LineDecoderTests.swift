@@ -1,6 +1,6 @@
 import EventSources
-import Testing
 import TestSupport
+import Testing
 import WallboardCore
 
 @Suite("JSON Lines into reducer inputs")

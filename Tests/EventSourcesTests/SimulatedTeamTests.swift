@@ -1,7 +1,7 @@
 import EventSources
 import Projections
-import Testing
 import TestSupport
+import Testing
 import WallboardCore
 
 @Suite("The simulated team")
@@ -84,7 +84,9 @@ struct SourceSpecTests {
     #expect(try SourceSpec.parse(text).name == name)
   }
 
-  @Test(arguments: ["", "sim:seed", "sim:speed=0", "sim:color=red", "jsonl:", "orchestra://h:0", "orchestra://:80", "http://x"])
+  @Test(arguments: [
+    "", "sim:seed", "sim:speed=0", "sim:color=red", "jsonl:", "orchestra://h:0", "orchestra://:80", "http://x",
+  ])
   func rejects(text: String) {
     #expect(throws: SourceSpecError.self) { try SourceSpec.parse(text) }
   }

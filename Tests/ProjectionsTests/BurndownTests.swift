@@ -1,6 +1,6 @@
 import Projections
-import Testing
 import TestSupport
+import Testing
 import WallboardCore
 
 /// The burndown of `reference/burndown.md`, case by case.
@@ -15,7 +15,9 @@ struct BurndownTests {
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("B", points: 5))),
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("C", points: 2))),
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("D", points: 8))),
-      M.event("2026-10-30T10:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B", "C"]))),
+      M.event(
+        "2026-10-30T10:00:00Z",
+        .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B", "C"]))),
       M.event("2026-11-02T08:00:00Z", .sprintStarted(id: "s1", startedAt: nil, patch: SprintPatch())),
       M.status("2026-11-03T10:00:00Z", "B", "in-progress"),
       M.status("2026-11-04T15:00:00Z", "B", "done"),
@@ -56,7 +58,8 @@ struct BurndownTests {
   @Test func autoUnitIsCountWithoutEstimates() throws {
     let events: [Event] = [
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("A"))),
-      M.event("2026-10-30T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
+      M.event(
+        "2026-10-30T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
     ]
     let b = try Self.burndown(events, at: "2026-11-03T12:00:00Z")
     #expect(b.unit == .count)
@@ -70,7 +73,8 @@ struct BurndownTests {
     var events = Self.workedExample
     events[4] = M.event(
       "2026-10-30T10:00:00Z",
-      .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B", "C"], holidays: ["2026-11-11"])))
+      .sprintCreated(
+        M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B", "C"], holidays: ["2026-11-11"])))
     let b = try Self.burndown(events, at: "2026-11-06T12:00:00Z")
     #expect(b.working[9] == false)
     // W_total = 9: the guideline drops by 10/9 per working day and is flat on the holiday.
@@ -97,7 +101,10 @@ struct BurndownTests {
     let events: [Event] = [
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("A", points: 2))),
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("B", points: 3))),
-      M.event("2026-10-30T10:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B"], timeZone: "Pacific/Honolulu"))),
+      M.event(
+        "2026-10-30T10:00:00Z",
+        .sprintCreated(
+          M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B"], timeZone: "Pacific/Honolulu"))),
       M.status("2026-11-03T03:30:00Z", "A", "done"),
     ]
     let b = try Self.burndown(events, at: "2026-11-05T12:00:00Z")
@@ -107,7 +114,9 @@ struct BurndownTests {
 
     // In UTC the same event belongs to the 3rd.
     var utcEvents = events
-    utcEvents[2] = M.event("2026-10-30T10:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B"])))
+    utcEvents[2] = M.event(
+      "2026-10-30T10:00:00Z",
+      .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B"])))
     let u = try Self.burndown(utcEvents, at: "2026-11-05T12:00:00Z")
     #expect(u.remaining.prefix(4) == [5, 3, 3, 3])
   }
@@ -115,7 +124,8 @@ struct BurndownTests {
   @Test func boardZoneAppliesWhenTheSprintNamesNone() throws {
     let events: [Event] = [
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("A", points: 2))),
-      M.event("2026-10-30T10:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
+      M.event(
+        "2026-10-30T10:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
       M.status("2026-11-03T03:30:00Z", "A", "done"),
     ]
     let b = try Self.burndown(events, at: "2026-11-05T12:00:00Z", zone: try #require(Zone("America/Los_Angeles")))
@@ -134,13 +144,15 @@ struct BurndownTests {
   }
 
   @Test func removalByScopeChange() throws {
-    let events = Self.workedExample + [
-      M.event("2026-11-06T10:00:00Z", .sprintScopeChanged(sprintId: "s1", added: [], removed: ["C"]))
-    ]
+    let events =
+      Self.workedExample + [
+        M.event("2026-11-06T10:00:00Z", .sprintScopeChanged(sprintId: "s1", added: [], removed: ["C"]))
+      ]
     let b = try Self.burndown(events, at: "2026-11-06T12:00:00Z")
     #expect(b.remaining[4] == 11)
     #expect(b.scope[4] == 16)
-    #expect(b.scopeChanges.last.map { "\($0.date) \($0.featureId) \($0.delta) \($0.kind)" } == "2026-11-06 C -2.0 removed")
+    #expect(
+      b.scopeChanges.last.map { "\($0.date) \($0.featureId) \($0.delta) \($0.kind)" } == "2026-11-06 C -2.0 removed")
   }
 
   @Test func removalByDroppingTheSprintLabel() throws {
@@ -149,7 +161,12 @@ struct BurndownTests {
       M.event("2026-10-30T09:00:00Z", .featureCreated(M.feature("B", points: 5, labels: ["sprint:s1"]))),
       M.event("2026-10-30T10:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13"))),
       M.event("2026-11-02T08:00:00Z", .sprintStarted(id: "s1", startedAt: nil, patch: SprintPatch())),
-      M.event("2026-11-04T10:00:00Z", .featureUpdated({ var p = FeaturePatch(id: "A"); p.labels = ["ui"]; return p }())),
+      M.event(
+        "2026-11-04T10:00:00Z",
+        .featureUpdated(
+          {
+            var p = FeaturePatch(id: "A"); p.labels = ["ui"]; return p
+          }())),
     ]
     let b = try Self.burndown(events, at: "2026-11-05T12:00:00Z")
     #expect(b.committed == 8)

@@ -1,6 +1,6 @@
 import Projections
-import Testing
 import TestSupport
+import Testing
 import WallboardCore
 
 @Suite("Tallies, progress and sources")
@@ -51,7 +51,10 @@ struct TallyTests {
 
   @Test func percentHasOneDecimal() {
     var events: [Event] = []
-    for i in 0..<3 { events.append(M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("F\(i)", status: i == 0 ? "done" : "todo")))) }
+    for i in 0..<3 {
+      events.append(
+        M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("F\(i)", status: i == 0 ? "done" : "todo"))))
+    }
     let s = M.state(events)
     #expect(Progress.compute(state: s, scope: BoardScope(state: s, sprint: nil)).percent == 33.3)
     #expect(Progress.compute(state: BoardState(), scope: BoardScope(state: BoardState(), sprint: nil)).percent == 0)
@@ -59,7 +62,8 @@ struct TallyTests {
 
   @Test func sourceGoesStaleWhenNothingIsHeard() {
     var s = BoardState()
-    Reducer.reduce(into: &s, .connection(origin: "orchestra://h:1", status: .live, at: M.t("2026-11-01T09:00:00Z"), detail: nil))
+    Reducer.reduce(
+      into: &s, .connection(origin: "orchestra://h:1", status: .live, at: M.t("2026-11-01T09:00:00Z"), detail: nil))
     let fresh = SourceStatus.compute(state: s, now: M.t("2026-11-01T09:00:20Z"))
     #expect(fresh.first?.status == .live)
     #expect(fresh.first?.kind == "orchestra")
@@ -75,7 +79,8 @@ struct TallyTests {
       M.event("2026-11-01T09:00:00Z", .sprintCreated(b)),
     ])
     #expect(s.activeSprint()?.id == "b", "none started: the most recently created")
-    Reducer.reduce(into: &s, M.event("2026-11-02T09:00:00Z", .sprintStarted(id: "a", startedAt: nil, patch: SprintPatch())))
+    Reducer.reduce(
+      into: &s, M.event("2026-11-02T09:00:00Z", .sprintStarted(id: "a", startedAt: nil, patch: SprintPatch())))
     #expect(s.activeSprint()?.id == "a", "the started one that is not closed")
     #expect(s.activeSprint(preferred: "b")?.id == "b")
   }
@@ -108,12 +113,22 @@ struct PropertyTests {
       let id = ids.randomElement(using: &r)!
       let body: Event.Body
       switch r.next() % 9 {
-      case 0: body = .featureCreated(M.feature(id, status: statuses.randomElement(using: &r)!, points: Double(r.next() % 8)))
+      case 0:
+        body = .featureCreated(M.feature(id, status: statuses.randomElement(using: &r)!, points: Double(r.next() % 8)))
       case 1: body = .featureDeleted(id: id)
-      case 2: body = .sprintCreated(M.sprint("s\(r.next() % 2)", start: "2026-11-02", end: "2026-11-13", members: Array(ids.shuffled(using: &r).prefix(5))))
-      case 3: body = .sprintScopeChanged(sprintId: "s\(r.next() % 2)", added: [id], removed: [ids.randomElement(using: &r)!])
+      case 2:
+        body = .sprintCreated(
+          M.sprint(
+            "s\(r.next() % 2)", start: "2026-11-02", end: "2026-11-13",
+            members: Array(ids.shuffled(using: &r).prefix(5))))
+      case 3:
+        body = .sprintScopeChanged(sprintId: "s\(r.next() % 2)", added: [id], removed: [ids.randomElement(using: &r)!])
       case 4: body = .sprintStarted(id: "s\(r.next() % 2)", startedAt: nil, patch: SprintPatch())
-      case 5: body = .boardSnapshot(BoardSnapshot(features: ids.prefix(Int(r.next() % 6)).map { M.feature($0, status: statuses.randomElement(using: &r)!) }, sprints: [M.sprint("s0", start: "2026-11-02", end: "2026-11-13", members: [id])]))
+      case 5:
+        body = .boardSnapshot(
+          BoardSnapshot(
+            features: ids.prefix(Int(r.next() % 6)).map { M.feature($0, status: statuses.randomElement(using: &r)!) },
+            sprints: [M.sprint("s0", start: "2026-11-02", end: "2026-11-13", members: [id])]))
       case 6: body = .unknown(topic: "x.y")
       default: body = .featureUpdated(FeaturePatch(id: id, status: statuses.randomElement(using: &r)!))
       }

@@ -1,5 +1,5 @@
-public import WallboardCore
 public import Foundation
+public import WallboardCore
 
 /// Short ways to write events in tests.
 public enum Make {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WallboardCLI
 import WallboardCore
 import Wire
@@ -75,7 +75,8 @@ struct AppTests {
   @Test func layoutsListsTheBundledOnes() {
     let r = Captured.run(["layouts"])
     #expect(r.code == 0, "\(r.err)")
-    #expect(r.out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["glance", "portrait", "tv", "wall"])
+    #expect(
+      r.out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["glance", "portrait", "tv", "wall"])
   }
 
   @Test func exitCodes() throws {
@@ -95,12 +96,12 @@ struct AppTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("events.jsonl")
     try """
-      {"topic":"feature.created","time":"2026-11-02T09:00:00Z","payload":{"id":"A","title":"A","status":"todo"}}
-      {"topic":"feature.created","time":"2026-11-02T09:00:00Z","payload":{"title":"no id"}}
-      not json at all
-      {"topic":"note.created","time":"2026-11-02T09:00:00Z","payload":{}}
-      {"topic":"feature.updated","time":"2026-11-02T10:00:00Z","payload":{"id":"A","status":"done"}}
-      """.write(to: file, atomically: true, encoding: .utf8)
+    {"topic":"feature.created","time":"2026-11-02T09:00:00Z","payload":{"id":"A","title":"A","status":"todo"}}
+    {"topic":"feature.created","time":"2026-11-02T09:00:00Z","payload":{"title":"no id"}}
+    not json at all
+    {"topic":"note.created","time":"2026-11-02T09:00:00Z","payload":{}}
+    {"topic":"feature.updated","time":"2026-11-02T10:00:00Z","payload":{"id":"A","status":"done"}}
+    """.write(to: file, atomically: true, encoding: .utf8)
     let r = Captured.run(["inspect", "--source", "jsonl:\(file.path)", "--tz", "UTC"])
     #expect(r.code == 0, "\(r.err)")
     let json = try JSONParser.parse(r.out)

@@ -1,6 +1,6 @@
 import EventSources
-import Testing
 import TestSupport
+import Testing
 import WallboardCLI
 import WallboardCore
 

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import WallboardCore
 
 @Suite("The reducer")
@@ -75,7 +75,8 @@ struct ReducerTests {
 
   @Test func rejectionsAreCountedWithTheReason() {
     var s = BoardState()
-    Reducer.reduce(into: &s, .rejected(origin: "jsonl:x", at: M.t("2026-11-01T09:00:00Z"), reason: "x:3: topic: missing"))
+    Reducer.reduce(
+      into: &s, .rejected(origin: "jsonl:x", at: M.t("2026-11-01T09:00:00Z"), reason: "x:3: topic: missing"))
     #expect(s.counters.rejected == 1)
     #expect(s.origins["jsonl:x"]?.rejected == 1)
     #expect(s.origins["jsonl:x"]?.lastError == "x:3: topic: missing")
@@ -93,7 +94,8 @@ struct ReducerTests {
 
   @Test func deleteRemovesAndRecords() {
     let s = M.state([
-      M.event("2026-11-01T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
+      M.event(
+        "2026-11-01T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A"))),
       M.event("2026-11-03T09:00:00Z", .featureDeleted(id: "A")),
       M.event("2026-11-03T09:00:00Z", .featureDeleted(id: "nope")),
@@ -105,7 +107,8 @@ struct ReducerTests {
 
   @Test func membershipFromListsLabelsAndSprintId() {
     let s = M.state([
-      M.event("2026-11-01T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
+      M.event(
+        "2026-11-01T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A"]))),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A"))),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B", labels: ["sprint:s1"]))),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("C", sprintId: "s1"))),
@@ -129,7 +132,9 @@ struct ReducerTests {
 
   @Test func snapshotReplacesButKeepsHistory() {
     var s = M.state([
-      M.event("2026-11-01T09:00:00Z", .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B"]))),
+      M.event(
+        "2026-11-01T09:00:00Z",
+        .sprintCreated(M.sprint("s1", start: "2026-11-02", end: "2026-11-13", members: ["A", "B"]))),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A", points: 3))),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B", points: 5))),
       M.event("2026-11-02T08:00:00Z", .sprintStarted(id: "s1", startedAt: nil, patch: SprintPatch())),
@@ -150,7 +155,7 @@ struct ReducerTests {
 
   @Test func olderSnapshotNeverRollsBack() {
     var s = M.state([
-      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A")), seq: 10),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A")), seq: 10)
     ])
     var e = M.event("2026-11-01T09:00:00Z", .boardSnapshot(BoardSnapshot(features: [], seq: 5)))
     e.seq = nil
@@ -200,7 +205,8 @@ struct ReducerTests {
 
   @Test func connectionStatusIsRecorded() {
     var s = BoardState()
-    Reducer.reduce(into: &s, .connection(origin: "o", status: .reconnecting, at: M.t("2026-11-01T09:00:00Z"), detail: "refused"))
+    Reducer.reduce(
+      into: &s, .connection(origin: "o", status: .reconnecting, at: M.t("2026-11-01T09:00:00Z"), detail: "refused"))
     #expect(s.origins["o"]?.connection == .reconnecting)
     #expect(s.origins["o"]?.connectionDetail == "refused")
   }

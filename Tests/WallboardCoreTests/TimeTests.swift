@@ -65,10 +65,11 @@ struct DomainTests {
   }
 
   @Test func seedWorkflowHasThirteenStatesInOrder() {
-    #expect(Workflow.seed.states.map(\.id) == [
-      "backlog", "todo", "in-progress", "ready-for-testing", "in-testing", "ready-for-docs",
-      "in-docs", "documented", "in-review", "done", "blocked", "rejected", "cancelled",
-    ])
+    #expect(
+      Workflow.seed.states.map(\.id) == [
+        "backlog", "todo", "in-progress", "ready-for-testing", "in-testing", "ready-for-docs",
+        "in-docs", "documented", "in-review", "done", "blocked", "rejected", "cancelled",
+      ])
     #expect(Workflow.seed.states.filter(\.terminal).map(\.id) == ["done", "rejected", "cancelled"])
   }
 

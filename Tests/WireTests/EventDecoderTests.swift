@@ -15,7 +15,9 @@ func decode(_ json: String, limits: EventLimits = EventLimits()) throws(EventDec
 }
 
 /// Decodes `payload` under `topic`.
-func body(_ topic: String, _ payload: String, limits: EventLimits = EventLimits())
+func body(
+  _ topic: String, _ payload: String, limits: EventLimits = EventLimits()
+)
   throws(EventDecodingError) -> Event.Body
 {
   try decode(#"{"topic":"\#(topic)","payload":\#(payload)}"#, limits: limits).body
@@ -59,20 +61,30 @@ struct EnvelopeTests {
     (#"{"topic":"heartbeat"}"#, "payload: missing"),
     (#"{"topic":"heartbeat","payload":[]}"#, "payload: expected an object, found an array"),
     (#"{"topic":"heartbeat","payload":null}"#, "payload: expected an object, found null"),
-    (#"{"topic":"heartbeat","time":"yesterday","payload":{}}"#,
-     #"time: "yesterday" is not an RFC 3339 time"#),
-    (#"{"topic":"heartbeat","time":"2026-02-30T00:00:00Z","payload":{}}"#,
-     #"time: "2026-02-30T00:00:00Z" is out of range (years 1970…9999, valid dates)"#),
-    (#"{"topic":"heartbeat","time":1700000000,"payload":{}}"#,
-     "time: expected a string, found a number"),
+    (
+      #"{"topic":"heartbeat","time":"yesterday","payload":{}}"#,
+      #"time: "yesterday" is not an RFC 3339 time"#
+    ),
+    (
+      #"{"topic":"heartbeat","time":"2026-02-30T00:00:00Z","payload":{}}"#,
+      #"time: "2026-02-30T00:00:00Z" is out of range (years 1970…9999, valid dates)"#
+    ),
+    (
+      #"{"topic":"heartbeat","time":1700000000,"payload":{}}"#,
+      "time: expected a string, found a number"
+    ),
     (#"{"topic":"heartbeat","seq":"42","payload":{}}"#, "seq: expected an integer, found a string"),
     (#"{"topic":"heartbeat","seq":1.5,"payload":{}}"#, "seq: expected an integer, found 1.5"),
     (#"{"topic":"heartbeat","seq":-1,"payload":{}}"#, "seq: must not be negative, found -1"),
     (#"{"topic":"heartbeat","seq":1e16,"payload":{}}"#, "seq: greater than 2^53"),
-    (#"{"topic":"heartbeat","source":true,"payload":{}}"#,
-     "source: expected a string, found a boolean"),
-    (#"{"topic":"heartbeat","event_type":{},"payload":{}}"#,
-     "event_type: expected a string, found an object"),
+    (
+      #"{"topic":"heartbeat","source":true,"payload":{}}"#,
+      "source: expected a string, found a boolean"
+    ),
+    (
+      #"{"topic":"heartbeat","event_type":{},"payload":{}}"#,
+      "event_type: expected a string, found an object"
+    ),
   ]
 
   @Test("rejects a bad envelope naming the key", arguments: rejected)
@@ -102,15 +114,25 @@ struct TopicTests {
           updatedAt: t("2026-11-02T07:00:00Z")))
     ),
     ("feature.created", #"{"id":"F-3","estimate":3}"#, .featureCreated(Feature(id: "F-3", estimate: "3"))),
-    ("feature.created", #"{"id":"F-4","estimate":1.5,"assignee":null}"#, .featureCreated(Feature(id: "F-4", estimate: "1.5"))),
-    ("feature.updated", #"{"feature_id":"F-1","status":"DONE"}"#, .featureUpdated(FeaturePatch(id: "F-1", status: "done"))),
+    (
+      "feature.created", #"{"id":"F-4","estimate":1.5,"assignee":null}"#,
+      .featureCreated(Feature(id: "F-4", estimate: "1.5"))
+    ),
+    (
+      "feature.updated", #"{"feature_id":"F-1","status":"DONE"}"#,
+      .featureUpdated(FeaturePatch(id: "F-1", status: "done"))
+    ),
     ("feature.deleted", #"{"id":"F-1"}"#, .featureDeleted(id: "F-1")),
     ("feature.deleted", #"{"feature_id":"F-9"}"#, .featureDeleted(id: "F-9")),
     (
-      "workflow.transitioned", #"{"feature_id":"F-1","to":"In Review","from":"in_progress","at":"2026-11-03T10:00:00Z"}"#,
+      "workflow.transitioned",
+      #"{"feature_id":"F-1","to":"In Review","from":"in_progress","at":"2026-11-03T10:00:00Z"}"#,
       .workflowTransitioned(featureId: "F-1", to: "in-review", from: "in-progress", at: t("2026-11-03T10:00:00Z"))
     ),
-    ("workflow.transitioned", #"{"id":"F-2","to":"done"}"#, .workflowTransitioned(featureId: "F-2", to: "done", from: nil, at: nil)),
+    (
+      "workflow.transitioned", #"{"id":"F-2","to":"done"}"#,
+      .workflowTransitioned(featureId: "F-2", to: "done", from: nil, at: nil)
+    ),
     (
       "workflow.defined",
       #"{"project_id":"P","states":[{"id":"To_Do","label":"To do"},{"id":"doing","active_work":true},{"id":"done","terminal":true}],"initial_state":"to-do"}"#,
@@ -141,7 +163,8 @@ struct TopicTests {
     ),
     ("sprint.started", #"{"id":"s1"}"#, .sprintStarted(id: "s1", startedAt: nil, patch: SprintPatch())),
     (
-      "sprint.started", #"{"id":"s1","started_at":"2026-11-02T08:00:00Z","name":"One","goal":null,"end_date":"2026-11-20","non_working_days":[]}"#,
+      "sprint.started",
+      #"{"id":"s1","started_at":"2026-11-02T08:00:00Z","name":"One","goal":null,"end_date":"2026-11-20","non_working_days":[]}"#,
       .sprintStarted(
         id: "s1", startedAt: t("2026-11-02T08:00:00Z"),
         patch: {
@@ -153,10 +176,19 @@ struct TopicTests {
           return p
         }())
     ),
-    ("sprint.scope_changed", #"{"sprint_id":"s1","added":["D"]}"#, .sprintScopeChanged(sprintId: "s1", added: ["D"], removed: [])),
-    ("sprint.scope_changed", #"{"sprint_id":"s1","removed":["A","B"]}"#, .sprintScopeChanged(sprintId: "s1", added: [], removed: ["A", "B"])),
+    (
+      "sprint.scope_changed", #"{"sprint_id":"s1","added":["D"]}"#,
+      .sprintScopeChanged(sprintId: "s1", added: ["D"], removed: [])
+    ),
+    (
+      "sprint.scope_changed", #"{"sprint_id":"s1","removed":["A","B"]}"#,
+      .sprintScopeChanged(sprintId: "s1", added: [], removed: ["A", "B"])
+    ),
     ("sprint.closed", #"{"id":"s1"}"#, .sprintClosed(id: "s1", closedAt: nil)),
-    ("sprint.closed", #"{"id":"s1","closed_at":"2026-11-13T17:00:00Z"}"#, .sprintClosed(id: "s1", closedAt: t("2026-11-13T17:00:00Z"))),
+    (
+      "sprint.closed", #"{"id":"s1","closed_at":"2026-11-13T17:00:00Z"}"#,
+      .sprintClosed(id: "s1", closedAt: t("2026-11-13T17:00:00Z"))
+    ),
     (
       "board.snapshot",
       #"{"features":[{"id":"A","status":"todo","points":3},{"id":"B"}],"sprints":[{"id":"s1","start_date":"2026-11-02","end_date":"2026-11-13","started_at":"2026-11-02T08:00:00Z"}],"workflows":[{"states":[{"id":"todo"},{"id":"done","terminal":true}]}],"active_sprint_id":"s1","seq":77}"#,
@@ -164,11 +196,14 @@ struct TopicTests {
         BoardSnapshot(
           features: [Feature(id: "A", status: "todo", points: 3), Feature(id: "B")],
           sprints: [
-            Sprint(id: "s1", name: "s1", startDate: d("2026-11-02"), endDate: d("2026-11-13"), startedAt: t("2026-11-02T08:00:00Z"))
+            Sprint(
+              id: "s1", name: "s1", startDate: d("2026-11-02"), endDate: d("2026-11-13"),
+              startedAt: t("2026-11-02T08:00:00Z"))
           ],
           workflows: [
             WorkflowDefinition(
-              projectId: nil, workflow: Workflow(states: [WorkflowState(id: "todo"), WorkflowState(id: "done", terminal: true)]))
+              projectId: nil,
+              workflow: Workflow(states: [WorkflowState(id: "todo"), WorkflowState(id: "done", terminal: true)]))
           ], activeSprintId: "s1", seq: 77))
     ),
     ("board.snapshot", #"{"features":[],"sprints":[]}"#, .boardSnapshot(BoardSnapshot())),

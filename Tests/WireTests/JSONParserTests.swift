@@ -174,11 +174,13 @@ struct JSONParserTests {
     }
   }
 
-  @Test("parses numbers exactly as the standard library does", arguments: [
-    "0.1", "0.2", "0.3", "1.7976931348623157e308", "2.2250738585072014e-308", "5e-324",
-    "3.141592653589793", "123.456e-7", "9007199254740991", "18446744073709551616",
-    "0.000001", "1e22", "1e23", "4.35", "-0.0000123456789012345678",
-  ])
+  @Test(
+    "parses numbers exactly as the standard library does",
+    arguments: [
+      "0.1", "0.2", "0.3", "1.7976931348623157e308", "2.2250738585072014e-308", "5e-324",
+      "3.141592653589793", "123.456e-7", "9007199254740991", "18446744073709551616",
+      "0.000001", "1e22", "1e23", "4.35", "-0.0000123456789012345678",
+    ])
   func numbersMatchStandardLibrary(text: String) throws {
     #expect(try JSONParser.parse(text) == .number(Double(text)!))
   }

@@ -17,11 +17,13 @@ struct JSONSerializerTests {
     #expect(try JSONParser.parse(value.serialized(pretty: true)) == value)
   }
 
-  @Test("numbers", arguments: [
-    (10.0, "10"), (-3.0, "-3"), (0.0, "0"), (2.5, "2.5"), (1e-7, "1e-07"),
-    (9_007_199_254_740_991, "9007199254740991"), (9_007_199_254_740_992, "9007199254740992.0"),
-    (1e300, "1e+300"), (-0.125, "-0.125"),
-  ])
+  @Test(
+    "numbers",
+    arguments: [
+      (10.0, "10"), (-3.0, "-3"), (0.0, "0"), (2.5, "2.5"), (1e-7, "1e-07"),
+      (9_007_199_254_740_991, "9007199254740991"), (9_007_199_254_740_992, "9007199254740992.0"),
+      (1e300, "1e+300"), (-0.125, "-0.125"),
+    ])
   func numbers(value: Double, text: String) {
     #expect(JSONValue.number(value).serialized() == text)
   }
