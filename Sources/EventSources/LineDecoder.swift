@@ -32,9 +32,7 @@ public struct LineDecoder: Sendable {
   /// Decodes one complete line (no newline).
   public func decode(line: [UInt8], number: Int, receivedAt: Instant) -> BoardInput {
     do {
-      var event = try decoder.decode(line: line, origin: origin, receivedAt: receivedAt)
-      event.receivedAt = receivedAt
-      return .event(event)
+      return .event(try decoder.decode(line: line, origin: origin, receivedAt: receivedAt))
     } catch {
       return .rejected(origin: origin, at: receivedAt, reason: "\(label):\(number): \(error)")
     }

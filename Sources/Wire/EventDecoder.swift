@@ -81,8 +81,8 @@ public struct EventDecoder: Sendable {
     let publisher = try env.string("source", .other)
     let payload = try env.requiredObject("payload")
     return Event(
-      origin: origin, publisher: publisher, seq: seq, time: time, eventType: eventType,
-      body: try body(topic: topic, payload: payload))
+      origin: origin, publisher: publisher, seq: seq, time: time, receivedAt: receivedAt,
+      eventType: eventType, body: try body(topic: topic, payload: payload))
   }
 
   /// Decodes a payload by topic (also used for Orchestra payloads converted to JSON).

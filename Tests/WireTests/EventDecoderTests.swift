@@ -33,7 +33,7 @@ struct EnvelopeTests {
       e
         == Event(
           origin: "test", publisher: "tools.features", seq: 42, time: t("2026-11-03T09:15:00Z"),
-          eventType: "status_changed",
+          receivedAt: received, eventType: "status_changed",
           body: .featureUpdated(FeaturePatch(id: "FEAT-ABC", status: "in-review"))))
   }
 
