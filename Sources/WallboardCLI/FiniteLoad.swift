@@ -12,7 +12,7 @@ public struct FiniteLoad: Sendable {
   /// Builds the board from `options`' sources. `now` is the receive time for events without
   /// a `time` and the moment shown when nothing else decides it.
   public static func load(_ options: Options, now: Instant) throws(CLIError) -> FiniteLoad {
-    var state = BoardState()
+    var state = BoardState(settings: options.boardSettings)
     var present: Instant?
     for spec in options.effectiveSources {
       let inputs: [BoardInput]

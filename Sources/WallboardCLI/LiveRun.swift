@@ -34,7 +34,7 @@ struct LiveRun {
         throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl)")
       }
     }
-    var state = BoardState()
+    var state = BoardState(settings: options.boardSettings)
     let zone = options.timeZone ?? .current
     var lastDraw = Date.distantPast
     var dirty = true

@@ -92,6 +92,29 @@ enum OptionTable {
       o, v throws(CLIError) in
       o.unit = UnitChoice(rawValue: try oneOf("--unit", v, UnitChoice.allCases.map(\.rawValue)))!
     },
+    OptionSpec(
+      name: "--workflow", value: "seed|upstream",
+      help: "the workflow when the events define none: the seed's 13 states (default) or upstream's 7"
+    ) { o, v throws(CLIError) in
+      o.workflow = try oneOf("--workflow", v, ["seed", "upstream"]) == "seed" ? .seed : .upstream
+    },
+    OptionSpec(
+      name: "--estimates", value: "S=1,M=2,L=3,XL=5",
+      help: "points per T-shirt size (any sizes, each a number from 0 to 1000000)"
+    ) { o, v throws(CLIError) in
+      var sizes: [String: Double] = [:]
+      for part in v.split(separator: ",") {
+        let kv = part.split(separator: "=", maxSplits: 1)
+        guard kv.count == 2, !kv[0].isEmpty, kv[0].count <= 16, let n = Double(kv[1]), n.isFinite,
+          (0...1_000_000).contains(n)
+        else {
+          throw .usage("--estimates: \"\(part)\" is not SIZE=POINTS (such as S=1,M=2,L=3,XL=5)")
+        }
+        sizes[String(kv[0])] = n
+      }
+      guard !sizes.isEmpty else { throw .usage("--estimates needs at least one SIZE=POINTS") }
+      o.estimateScale = EstimateScale(sizes: sizes)
+    },
     OptionSpec(name: "--journal", value: "PATH", help: "where received events are kept") { o, v throws(CLIError) in
       try nonEmpty("--journal", v)
       o.journal = v

@@ -28,8 +28,16 @@ public struct Options: Sendable {
   public var settle = 1.0
   public var wait = 10.0
   public var out: String?
+  /// The default workflow: the seed's 13 states, or upstream's 7.
+  public var workflow: Workflow = .seed
+  public var estimateScale: EstimateScale = .standard
 
   public init() {}
+
+  /// The reducer's settings these options ask for.
+  public var boardSettings: BoardSettings {
+    BoardSettings(workflow: workflow, estimateScale: estimateScale)
+  }
 
   /// The sources, or the simulated team when none was named.
   public var effectiveSources: [SourceSpec] {

@@ -55,6 +55,15 @@ struct ArgumentParserTests {
     }
   }
 
+  @Test func workflowAndEstimates() throws {
+    let o = try ArgumentParser.parse(["--workflow", "upstream", "--estimates", "S=2,M=4,L=8,XL=13"])
+    #expect(o.boardSettings.workflow == .upstream)
+    #expect(o.boardSettings.estimateScale.points(points: nil, estimate: "XL") == 13)
+    #expect(try ArgumentParser.parse([]).boardSettings.workflow == .seed)
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["--estimates", "S=big"]) }
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["--workflow", "kanban"]) }
+  }
+
   @Test func helpAndVersionWinOverEverythingAfter() throws {
     #expect(try ArgumentParser.parse(["inspect", "--help", "--bogus"]).command == .help)
     #expect(try ArgumentParser.parse(["--version"]).command == .version)
