@@ -5,7 +5,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BUILD_FLAGS ?=
 # Debian packages the build links or the tests use.
-DEB_PACKAGES := pkg-config tzdata
+DEB_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
 PREFIX ?= /usr/local
 
 .PHONY: all deps build release run test lint format bench clean

@@ -27,14 +27,35 @@ let package = Package(
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
     .target(name: "EventSources", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
-    // Pixels and colour. (Anti-aliased primitives arrive with the renderer.)
+    // C libraries from Debian packages, one system-library target each, found by pkg-config.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+    .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+
+    // Pixels, colour and anti-aliased primitives.
     .target(name: "Raster", swiftSettings: strict),
+    // PNG encoding and decoding through zlib.
+    .target(name: "PNG", dependencies: ["Raster", "CZlib"], swiftSettings: strict),
+    // FreeType faces, the glyph cache, text measurement and drawing.
+    .target(name: "Glyphs", dependencies: ["Raster", "CFreeType"], swiftSettings: strict),
+    // Layout files → rectangles.
+    .target(name: "Layout", dependencies: ["Raster"], swiftSettings: strict),
+    // Projections drawn into rectangles.
+    .target(
+      name: "Widgets",
+      dependencies: ["WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout"],
+      swiftSettings: strict),
+    // The SDL2 window.
+    .target(name: "SDLDisplay", dependencies: ["Raster", "CSDL2"], swiftSettings: strict),
     // The 25 Orchestra themes, read from data files under assets/.
     .target(name: "Themes", dependencies: ["Raster"], swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
     .target(
       name: "WallboardCLI",
-      dependencies: ["WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster"],
+      dependencies: [
+        "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
+        "Layout", "Widgets", "SDLDisplay",
+      ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
     .executableTarget(
@@ -43,7 +64,7 @@ let package = Package(
       swiftSettings: strict),
 
     .target(
-      name: "TestSupport", dependencies: ["WallboardCore", "Wire"], path: "Tests/TestSupport",
+      name: "TestSupport", dependencies: ["WallboardCore", "Wire", "Raster", "PNG"], path: "Tests/TestSupport",
       swiftSettings: strict),
     .testTarget(
       name: "WallboardCoreTests", dependencies: ["WallboardCore", "TestSupport"],
@@ -59,6 +80,17 @@ let package = Package(
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "PNG", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "GlyphsTests", dependencies: ["Glyphs", "Raster", "PNG", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "LayoutTests", dependencies: ["Layout", "Raster", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "WidgetsTests",
+      dependencies: [
+        "Widgets", "WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout", "PNG", "TestSupport",
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests", dependencies: ["WallboardCLI", "TestSupport"],
       swiftSettings: strict),

@@ -1,0 +1,4 @@
+#ifndef WALLBOARD_CZLIB_SHIM_H
+#define WALLBOARD_CZLIB_SHIM_H
+#include <zlib.h>
+#endif

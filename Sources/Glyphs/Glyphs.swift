@@ -1,0 +1,1 @@
+// Glyphs (placeholder until it lands)

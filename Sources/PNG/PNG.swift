@@ -1,0 +1,1 @@
+// PNG (placeholder until it lands)

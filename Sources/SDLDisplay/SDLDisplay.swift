@@ -1,0 +1,1 @@
+// SDLDisplay (placeholder until it lands)

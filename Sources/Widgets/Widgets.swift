@@ -1,0 +1,1 @@
+// Widgets (placeholder until it lands)
