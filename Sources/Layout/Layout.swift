@@ -1,1 +1,0 @@
-// Layout (placeholder until it lands)

@@ -1,0 +1,109 @@
+public import Layout
+public import Raster
+
+/// Lays a layout page out on a canvas and draws it, redrawing only the widgets whose model
+/// changed since the last frame.
+public struct BoardRenderer {
+  public private(set) var layout: LayoutFile
+  public private(set) var page: Int = 0
+  public var painter: Painter
+  private var widgets: [[AnyWidget]]
+  /// What each widget of the current page last drew, with the rectangle and style it drew in.
+  private var drawn: [Int: AnyHashable] = [:]
+  private var drawnKey: FrameKey?
+  private var lastBanner: String??
+
+  /// What invalidates everything: size, theme, variant, scale, page.
+  private struct FrameKey: Equatable {
+    var width: Int
+    var height: Int
+    var theme: String
+    var variant: String
+    var unit: Double
+    var page: Int
+  }
+
+  public init(layout: LayoutFile, painter: Painter) {
+    self.layout = layout
+    self.painter = painter
+    self.widgets = layout.pages.map { $0.widgets.map(WidgetRegistry.make) }
+  }
+
+  /// Replaces the layout (hot reload); the next frame is drawn in full.
+  public mutating func setLayout(_ l: LayoutFile) {
+    layout = l
+    widgets = l.pages.map { $0.widgets.map(WidgetRegistry.make) }
+    page = min(page, l.pages.count - 1)
+    invalidate()
+  }
+
+  /// Shows page `p` (wrapping around).
+  public mutating func show(page p: Int) {
+    let n = layout.pages.count
+    page = ((p % n) + n) % n
+  }
+
+  /// Forgets what was drawn: the next frame is drawn in full.
+  public mutating func invalidate() {
+    drawn = [:]
+    drawnKey = nil
+    lastBanner = nil
+  }
+
+  /// Draws `frame` onto `canvas`; returns the rectangles that changed (empty when nothing did).
+  @discardableResult
+  public mutating func render(_ frame: FrameModel, style: Style, scale: Double = 1, into canvas: inout Canvas) -> [IRect] {
+    let key = FrameKey(width: canvas.width, height: canvas.height, theme: style.theme.id, variant: style.variant.name, unit: style.unit, page: page)
+    var dirty: [IRect] = []
+    if key != drawnKey {
+      drawn = [:]
+      lastBanner = nil
+      canvas.fill(canvas.bounds, style.theme.bg)
+      dirty.append(canvas.bounds)
+      drawnKey = key
+    }
+    let banner = Banner.rect(canvas: canvas, style: style)
+    let bannerChanged = lastBanner != .some(frame.banner)
+    if bannerChanged, frame.banner == nil {
+      // The banner went away: clear its strip; the widgets under it redraw below.
+      let area = banner.enclosing.intersection(canvas.bounds)
+      canvas.fill(area, style.theme.bg)
+      dirty.append(area)
+    }
+    var redrewUnderBanner = false
+    for (i, (_, rect)) in layout.frames(page: page, width: canvas.width, height: canvas.height, scale: scale).enumerated() {
+      let widget = widgets[page][i]
+      let model = widget.model(frame)
+      let area = rect.enclosing.intersection(canvas.bounds)
+      let underBanner = bannerChanged && !area.intersection(banner.enclosing).isEmpty
+      if drawn[i] == model && !underBanner { continue }
+      canvas.fill(area, style.theme.bg)
+      canvas.withClip(area) { c in widget.draw(model, in: rect, style: style, painter: &painter, canvas: &c) }
+      drawn[i] = model
+      dirty.append(area)
+      if !area.intersection(banner.enclosing).isEmpty { redrewUnderBanner = true }
+    }
+    if let text = frame.banner, bannerChanged || redrewUnderBanner {
+      Banner.draw(text, in: banner, style: style, painter: &painter, canvas: &canvas)
+      dirty.append(banner.enclosing.intersection(canvas.bounds))
+    }
+    lastBanner = .some(frame.banner)
+    return dirty
+  }
+}
+
+/// "Not connected — showing data from 14:02", across the bottom of the board.
+enum Banner {
+  static func rect(canvas: Canvas, style: Style) -> Rect {
+    let h = (style.size(.title) * 1.9).rounded()
+    return Rect(x: 0, y: Double(canvas.height) - h, width: Double(canvas.width), height: h)
+  }
+
+  static func draw(_ text: String, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
+    let bg = style.semantic.warning
+    canvas.fill(rect.enclosing, bg)
+    // Dark ink on amber reads at about 10:1.
+    let ink = RGBA(r: 0x11, g: 0x11, b: 0x11)
+    painter.draw(text, in: rect.inset(dx: style.u(24), dy: 0), size: style.size(.title), color: ink, background: bg, align: .center, bold: true, canvas: &canvas)
+  }
+}

@@ -1,0 +1,66 @@
+public import Raster
+public import Projections
+
+/// One row per source: a status dot (live pulses gently), the name, its status and "12 s ago",
+/// and a reconnect countdown while waiting to retry.
+public struct ConnectionsWidget: Widget {
+  public init() {}
+
+  public struct Model: Hashable, Sendable {
+    public var rows: [SourceRow]
+    public var pulse: Bool
+  }
+
+  public func model(_ frame: FrameModel) -> Model {
+    Model(rows: frame.sources, pulse: frame.sources.contains { $0.status == .live } && frame.pulse)
+  }
+
+  public func draw(_ m: Model, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
+    let t = style.theme
+    let ink = style.text(on: t.bg)
+    let content = Card.draw(title: "Connections", in: rect, style: style, painter: &painter, canvas: &canvas)
+    guard content.height > 4 else { return }
+    let size = style.size(.body)
+    let rowH = Swift.max(size * 1.5, Swift.min(size * 2.6, content.height / Double(Swift.max(1, m.rows.count))))
+    if m.rows.isEmpty {
+      painter.draw("No sources", in: content, size: size, color: ink, background: t.bg, canvas: &canvas)
+      return
+    }
+    for (i, row) in m.rows.enumerated() {
+      let y = content.minY + Double(i) * rowH
+      guard y + size <= content.maxY + 1 else { break }
+      let line = Rect(x: content.minX, y: y, width: content.width, height: Swift.min(rowH, size * 1.6))
+      let r = size * 0.32
+      let dot = Point(line.minX + r, line.midY)
+      let color = dotColor(row.status, style)
+      if row.status == .live {
+        // The pulse: a soft halo every other second.
+        if m.pulse { canvas.fillCircle(center: dot, radius: r * 1.8, color.withAlpha(0.28)) }
+        canvas.fillCircle(center: dot, radius: r, color)
+      } else {
+        canvas.fillCircle(center: dot, radius: r, color)
+      }
+      var status = row.status.rawValue
+      if let c = row.countdown { status += ", \(c)" }
+      let right = "\(status) · \(row.age)"
+      let rightW = Swift.min(line.width * 0.6, painter.width(right, size: size, tabular: true))
+      let nameBox = Rect(x: line.minX + 3 * r, y: line.minY, width: Swift.max(0, line.width - 3 * r - rightW - style.u(12)), height: line.height)
+      painter.draw(row.name, in: nameBox, size: size, color: ink, background: t.bg, bold: true, canvas: &canvas)
+      painter.draw(right, in: Rect(x: line.maxX - rightW, y: line.minY, width: rightW, height: line.height), size: size, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
+      // The last error under the row, when there is room.
+      if let detail = row.detail, rowH >= size * 2.5, row.status != .live || detail.contains(":") {
+        let small = style.size(.small)
+        painter.draw(detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 3 * r, height: small * 1.3), size: small, color: ink, background: t.bg, canvas: &canvas)
+      }
+    }
+  }
+
+  func dotColor(_ s: Projections.SourceStatus.State, _ style: Style) -> RGBA {
+    switch s {
+    case .live: style.semantic.success
+    case .connecting, .reconnecting, .stale: style.semantic.warning
+    case .offline: style.semantic.error
+    case .ended: style.theme.fgMuted
+    }
+  }
+}

@@ -1,0 +1,141 @@
+public import Projections
+public import WallboardCore
+
+/// What one frame shows, computed once from the board state: each widget reads only its part.
+public struct FrameModel: Sendable {
+  public var header: HeaderModel
+  public var burndown: Burndown?
+  public var tallies: [Tally]
+  public var progress: Progress
+  public var sources: [SourceRow]
+  public var recent: [RecentRow]
+  /// When not nil, the "not connected" banner's text.
+  public var banner: String?
+  /// For `live` dots: which half of the two-second pulse we are in.
+  public var pulse: Bool
+  /// The board's clock.
+  public var at: Instant
+
+  /// Builds the frame's models.
+  ///
+  /// - Parameters:
+  ///   - at: the board's clock (simulated time for the simulation), for the burndown and clock.
+  ///   - now: the real clock, for ages and staleness.
+  ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
+  public init(
+    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
+    reconnectAt: [String: Instant] = [:]
+  ) {
+    let sprint = state.activeSprint()
+    let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
+    let scope = BoardScope(state: state, sprint: sprint)
+    self.burndown = burndown
+    tallies = Tally.compute(state: state, scope: scope)
+    progress = Progress.compute(state: state, scope: scope)
+    header = HeaderModel(sprint: sprint, burndown: burndown, at: at, zone: zone)
+    let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
+    sources = statuses.map { SourceRow($0, now: now, reconnectAt: reconnectAt[$0.name]) }
+    recent = state.recent.suffix(8).reversed().map { t in
+      RecentRow(featureId: t.featureId, title: t.title, to: t.to, age: Ages.text(from: t.at, to: at))
+    }
+    let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
+    if !troubled.isEmpty {
+      let heard = troubled.compactMap { $0.lastEventAt ?? $0.lastHeard }.min()
+      let since = heard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? " — no data yet"
+      banner = "Not connected" + since
+    } else {
+      banner = nil
+    }
+    pulse = (now.millis / 1000) % 2 == 0
+    self.at = at
+  }
+}
+
+/// The header: sprint name and goal, dates, working days left, and the clock.
+public struct HeaderModel: Hashable, Sendable {
+  public var title: String
+  public var goal: String?
+  public var dates: String
+  public var daysLeft: String
+  public var clock: String
+  public var day: String
+  /// How far through its local day `at` is (0…1).
+  public var clockFraction: Double
+
+  public init(sprint: Sprint?, burndown: Burndown?, at: Instant, zone: Zone) {
+    title = sprint?.name ?? "No sprint"
+    goal = sprint?.goal
+    if let s = sprint {
+      dates = "\(Clock.dayMonth(s.startDate)) – \(Clock.dayMonth(s.endDate))"
+    } else {
+      dates = ""
+    }
+    if let b = burndown {
+      daysLeft = b.daysLeft == 1 ? "1 working day left" : "\(b.daysLeft) working days left"
+    } else {
+      daysLeft = ""
+    }
+    clock = Clock.hhmm(at, zone)
+    clockFraction = Double(zone.secondsIntoDay(at) / 60) / 1440
+    let d = zone.date(of: at)
+    day = "\(Clock.weekdayName(d)) \(Clock.dayMonth(d))"
+  }
+}
+
+/// One source's line in the connections widget.
+public struct SourceRow: Hashable, Sendable {
+  public var name: String
+  public var status: SourceStatus.State
+  /// "12 s ago", or "never".
+  public var age: String
+  /// "retry in 4 s" while waiting to reconnect.
+  public var countdown: String?
+  public var detail: String?
+
+  public init(_ s: SourceStatus, now: Instant, reconnectAt: Instant?) {
+    name = s.name
+    status = s.status
+    age = s.lastHeard.map { Ages.text(from: $0, to: now) } ?? "never"
+    if let r = reconnectAt, r > now {
+      countdown = "retry in \(Int(((Double(r.millis - now.millis)) / 1000).rounded(.up))) s"
+    }
+    detail = s.lastError ?? s.detail
+  }
+}
+
+/// One line of recent changes.
+public struct RecentRow: Hashable, Sendable {
+  public var featureId: String
+  public var title: String
+  public var to: String
+  public var age: String
+}
+
+/// Human ages: "12 s ago", "3 min ago", "2 h ago", "4 d ago".
+public enum Ages {
+  public static func text(from then: Instant, to now: Instant) -> String {
+    let s = max(0, (now.millis - then.millis) / 1000)
+    if s < 60 { return "\(s) s ago" }
+    if s < 3600 { return "\(s / 60) min ago" }
+    if s < 86_400 { return "\(s / 3600) h ago" }
+    return "\(s / 86_400) d ago"
+  }
+}
+
+/// Clock and calendar text.
+public enum Clock {
+  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+  public static func hhmm(_ t: Instant, _ zone: Zone) -> String {
+    let s = zone.secondsIntoDay(t)
+    return two(s / 3600) + ":" + two(s / 60 % 60)
+  }
+
+  public static func dayMonth(_ d: CivilDate) -> String { "\(d.day) \(months[d.month - 1])" }
+
+  public static func weekdayName(_ d: CivilDate) -> String {
+    ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][Weekday.allCases.firstIndex(of: d.weekday)!]
+  }
+
+  static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+}

@@ -1,0 +1,47 @@
+public import Raster
+
+/// Three key numbers for a 10-foot view: remaining, done, working days left.
+public struct NumbersWidget: Widget {
+  public init() {}
+
+  public struct Model: Hashable, Sendable {
+    public var items: [Item]
+    public struct Item: Hashable, Sendable {
+      public var value: String
+      public var label: String
+    }
+  }
+
+  public func model(_ frame: FrameModel) -> Model {
+    let b = frame.burndown
+    let remaining = b.flatMap { $0.remaining.compactMap { $0 }.last } ?? 0
+    let unit = b?.unit == .points ? "points left" : "features left"
+    let percent = frame.progress.percent
+    return Model(items: [
+      .init(value: format(remaining), label: unit),
+      .init(value: format(percent) + "%", label: "done"),
+      .init(value: b.map { String($0.daysLeft) } ?? "–", label: "working days left"),
+    ])
+  }
+
+  public func draw(_ m: Model, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
+    let t = style.theme
+    let ink = style.text(on: t.bg)
+    canvas.strokeRoundedRect(rect, radius: style.radius, width: Swift.max(1, style.u(2)), t.border)
+    let vertical = rect.height > rect.width
+    let n = Double(m.items.count)
+    for (i, item) in m.items.enumerated() {
+      let cell =
+        vertical
+        ? Rect(x: rect.minX, y: rect.minY + Double(i) * rect.height / n, width: rect.width, height: rect.height / n)
+        : Rect(x: rect.minX + Double(i) * rect.width / n, y: rect.minY, width: rect.width / n, height: rect.height)
+      let labelSize = style.size(.title)
+      let valueSize = Swift.max(style.size(.key), Swift.min(style.size(.huge) * 1.6, cell.height * 0.5))
+      let valueBox = Rect(x: cell.minX, y: cell.minY + cell.height * 0.12, width: cell.width, height: cell.height * 0.55)
+      painter.draw(item.value, in: valueBox, size: valueSize, color: ink, background: t.bg, align: .center, bold: true, tabular: true, role: .key, canvas: &canvas)
+      painter.draw(item.label, in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6), size: labelSize, color: ink, background: t.bg, align: .center, canvas: &canvas)
+    }
+  }
+
+  func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String((v * 10).rounded() / 10) }
+}

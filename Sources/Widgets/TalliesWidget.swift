@@ -1,0 +1,47 @@
+public import Projections
+public import Raster
+
+/// One bar per workflow state in its colour, with the state's name, count and points; zero
+/// states muted; states the workflow does not know after the known ones, marked as such.
+public struct TalliesWidget: Widget {
+  public init() {}
+
+  public func model(_ frame: FrameModel) -> [Tally] { frame.tallies }
+
+  public func draw(_ tallies: [Tally], in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
+    let t = style.theme
+    let ink = style.text(on: t.bg)
+    let total = tallies.reduce(0) { $0 + $1.count }
+    let content = Card.draw(title: "Workflow · \(total) features", in: rect, style: style, painter: &painter, canvas: &canvas)
+    guard !tallies.isEmpty, content.height > 4 else { return }
+    let rowH = content.height / Double(tallies.count)
+    let size = Swift.min(style.size(.body), Swift.max(style.size(.small), rowH * 0.62))
+    let maxCount = Swift.max(1, tallies.map(\.count).max() ?? 1)
+    let labelW = Swift.min(content.width * 0.42, style.u(250))
+    let numbersW = painter.width("000 · 000 pt", size: size, tabular: true)
+    let barX = content.minX + labelW + style.u(10)
+    let barW = Swift.max(0, content.width - labelW - numbersW - style.u(20))
+    for (i, tally) in tallies.enumerated() {
+      let y = content.minY + Double(i) * rowH
+      let row = Rect(x: content.minX, y: y, width: content.width, height: rowH)
+      let color = style.stateColor(tally.state)
+      let muted = tally.count == 0
+      // Swatch, so colour and label always travel together.
+      let sw = Swift.min(rowH * 0.5, style.u(16))
+      canvas.fillRoundedRect(Rect(x: row.minX, y: row.midY - sw / 2, width: sw, height: sw), radius: sw / 4, muted ? color.withAlpha(0.35) : color)
+      let label = tally.known ? tally.label : "\(tally.state) (unknown)"
+      painter.draw(label, in: Rect(x: row.minX + sw + style.u(8), y: y, width: labelW - sw - style.u(8), height: rowH), size: size, color: ink, background: t.bg, canvas: &canvas)
+      // Bar.
+      let barH = Swift.max(2, rowH * 0.42)
+      let track = Rect(x: barX, y: row.midY - barH / 2, width: barW, height: barH)
+      canvas.fillRoundedRect(track, radius: barH / 2, t.fgDim.withAlpha(0.16))
+      if tally.count > 0 {
+        let w = Swift.max(barH, barW * Double(tally.count) / Double(maxCount))
+        canvas.fillRoundedRect(Rect(x: track.minX, y: track.minY, width: w, height: barH), radius: barH / 2, color)
+      }
+      let points = tally.points == tally.points.rounded() ? String(Int(tally.points)) : String((tally.points * 10).rounded() / 10)
+      let numbers = "\(tally.count) · \(points) pt"
+      painter.draw(numbers, in: Rect(x: content.maxX - numbersW, y: y, width: numbersW, height: rowH), size: size, color: ink, background: t.bg, align: .right, bold: !muted, tabular: true, canvas: &canvas)
+    }
+  }
+}
