@@ -53,8 +53,7 @@ public struct App {
     case .themes: try themes()
     case .layouts: try layouts()
     case .inspect: try inspect(o)
-    case .snapshot:
-      throw .runtime("snapshot needs the renderer, which is not in this build yet; use `wallboard inspect`")
+    case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), now: now())
     case .run: try LiveRun(options: o, console: console, now: now).run()
     }
   }

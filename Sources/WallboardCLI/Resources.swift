@@ -11,6 +11,7 @@ public struct Resources: Sendable {
 
   public var themes: String { root + "/assets/themes" }
   public var layouts: String { root + "/Layouts" }
+  public var fonts: String { root + "/assets/fonts" }
 
   public init(root: String) { self.root = root }
 

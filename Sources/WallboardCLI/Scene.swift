@@ -1,0 +1,83 @@
+internal import Foundation
+internal import Glyphs
+internal import Layout
+internal import Projections
+internal import Raster
+internal import Themes
+internal import WallboardCore
+internal import Widgets
+
+/// Everything needed to draw the board: themes, the layout, fonts and the renderer, with the
+/// user's current theme and variant (which keys can change while running).
+struct Scene {
+  let catalog: ThemeCatalog
+  var themeIndex: Int
+  var variantIndex: Int
+  var renderer: BoardRenderer
+  let scale: Double
+  let layoutPath: String
+
+  /// Loads themes, fonts and the layout the options name.
+  static func load(_ o: Options, resources: Resources) throws(CLIError) -> Scene {
+    let catalog: ThemeCatalog
+    do { catalog = try ThemeCatalog.load(directory: resources.themes) } catch { throw .badInput(error.description) }
+    guard let themeIndex = catalog.themes.firstIndex(where: { $0.id == o.theme }) else {
+      throw .usage("--theme: \"\(o.theme)\" is not one of \(catalog.themes.map(\.id).joined(separator: ", "))")
+    }
+    guard let variantIndex = catalog.variants.firstIndex(where: { $0.name == o.variant }) else {
+      throw .usage("--variant: \"\(o.variant)\" is not one of \(catalog.variants.map(\.name).joined(separator: ", "))")
+    }
+    let path = try layoutPath(o.layout, resources: resources)
+    let layout = try loadLayout(path)
+    let text: TextRenderer
+    do { text = try TextRenderer(fontsDirectory: resources.fonts) } catch { throw .runtime("\(error)") }
+    return Scene(
+      catalog: catalog, themeIndex: themeIndex, variantIndex: variantIndex,
+      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale, layoutPath: path)
+  }
+
+  /// A bundled layout's file, or the path given.
+  static func layoutPath(_ nameOrPath: String, resources: Resources) throws(CLIError) -> String {
+    if nameOrPath.contains("/") || nameOrPath.hasSuffix(".layout") { return nameOrPath }
+    let path = resources.layouts + "/" + nameOrPath + ".layout"
+    guard FileManager.default.fileExists(atPath: path) else {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: resources.layouts))?
+        .filter { $0.hasSuffix(".layout") }.map { String($0.dropLast(7)) }.sorted() ?? []
+      throw .usage("--layout: \"\(nameOrPath)\" is not a bundled layout (\(names.joined(separator: ", "))) or a path")
+    }
+    return path
+  }
+
+  /// Reads and validates a layout file.
+  static func loadLayout(_ path: String) throws(CLIError) -> LayoutFile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .badInput("\(path): cannot read the layout file")
+    }
+    guard let text = String(data: data, encoding: .utf8) else { throw .badInput("\(path): not UTF-8 text") }
+    do {
+      return try LayoutParser.parse(text, file: path, vocabulary: WidgetRegistry.vocabulary)
+    } catch {
+      throw .badInput(error.description)
+    }
+  }
+
+  var theme: Theme { catalog.themes[themeIndex] }
+  var variant: Variant { catalog.variants[variantIndex] }
+
+  func style(height: Int) -> Style {
+    Style(
+      theme: theme, catalog: catalog, variant: variant, unit: Double(height) / 1080 * scale,
+      frameHeight: Double(height))
+  }
+
+  /// Draws the board; returns the rectangles that changed.
+  mutating func draw(_ frame: FrameModel, into canvas: inout Canvas) -> [IRect] {
+    renderer.render(frame, style: style(height: canvas.height), scale: scale, into: &canvas)
+  }
+
+  mutating func cycleTheme(_ step: Int) {
+    themeIndex = (themeIndex + step + catalog.themes.count) % catalog.themes.count
+  }
+
+  mutating func cycleVariant() { variantIndex = (variantIndex + 1) % catalog.variants.count }
+}

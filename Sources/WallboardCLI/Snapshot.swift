@@ -1,0 +1,24 @@
+internal import PNG
+internal import Raster
+internal import WallboardCore
+internal import Widgets
+
+/// `wallboard snapshot`: renders one frame of the board to a PNG file.
+enum Snapshot {
+  static func run(_ o: Options, resources: Resources, now: Instant) throws(CLIError) {
+    guard let out = o.out else { throw .usage("snapshot needs --out FILE.png") }
+    var scene = try Scene.load(o, resources: resources)
+    let load = try FiniteLoad.load(o, now: now)
+    let size = o.size ?? (1920, 1080)
+    let zone = o.timeZone ?? .current
+    // Ages and staleness are measured at the moment shown.
+    let frame = FrameModel(state: load.state, at: load.at, now: load.at, zone: zone, unit: o.unit)
+    var canvas = Canvas(width: size.width, height: size.height, background: scene.theme.bg)
+    _ = scene.draw(frame, into: &canvas)
+    do {
+      try PNG.write(canvas.rotated(degrees: o.rotate), to: out)
+    } catch {
+      throw .runtime("cannot write \(out): \(error)")
+    }
+  }
+}
