@@ -46,7 +46,7 @@ extension SDLWindow {
 
     try withLockedPixels(surface) { (pixels: UnsafeMutableRawPointer, pitch: Int) throws(SDLError) in
       let format = surface.pointee.format.pointee
-      let direct = SDLWindow.holdsCanvasPixels(format.format)
+      let direct = !alwaysConvert && SDLWindow.holdsCanvasPixels(format.format)
       for area in areas {
         let copy = area.intersection(canvas.bounds)
         guard !copy.isEmpty else { continue }

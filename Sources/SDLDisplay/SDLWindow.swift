@@ -18,6 +18,9 @@ public final class SDLWindow {
   let window: OpaquePointer
   /// Whether this window hid the mouse cursor (and so shows it again when it goes).
   private let hidCursor: Bool
+  /// Convert with `SDL_ConvertPixels` even when the surface takes canvas pixels as they are
+  /// (lets tests exercise the conversion path on drivers whose surface is XRGB8888).
+  var alwaysConvert = false
 
   /// Opens a window (`SDL_CreateWindow`).
   ///
@@ -108,6 +111,20 @@ public final class SDLWindow {
 
 @_spi(Testing)
 extension SDLWindow {
+  /// Copy frames through `SDL_ConvertPixels` even when the surface's format needs no conversion.
+  public var _alwaysConvert: Bool {
+    get { alwaysConvert }
+    set { alwaysConvert = newValue }
+  }
+
+  /// The window surface's pixel format (`SDL_GetPixelFormatName`), e.g. `SDL_PIXELFORMAT_RGB888`.
+  public var _surfaceFormatName: String {
+    get throws(SDLError) {
+      guard let surface = SDL_GetWindowSurface(window) else { throw SDLError.last("SDL_GetWindowSurface") }
+      return String(cString: SDL_GetPixelFormatName(surface.pointee.format.pointee.format))
+    }
+  }
+
   /// Resizes the window (`SDL_SetWindowSize`) as a user dragging its border would.
   public func _setSize(width: Int, height: Int) {
     SDL_SetWindowSize(window, Int32(width), Int32(height))

@@ -33,10 +33,11 @@ extension SDLTests {
     @Test func aResizeEventReportsTheDrawableSize() throws {
       let window = try testWindow(width: 320, height: 200)
       window._setSize(width: 480, height: 270)
-      #expect(window.pollEvents() == [.resized(width: 480, height: 270)])
+      // X11 follows a resize with an expose; the dummy driver does not.
+      #expect(window.pollEvents().filter { $0 != .exposed } == [.resized(width: 480, height: 270)])
       // A pushed resize names a size, but the event reports the window's real one.
       try window._pushSyntheticEvent(.resized(width: 1, height: 1))
-      #expect(window.pollEvents() == [.resized(width: 480, height: 270)])
+      #expect(window.pollEvents().filter { $0 != .exposed } == [.resized(width: 480, height: 270)])
     }
 
     @Test func waitingReturnsAWaitingEventAtOnce() throws {

@@ -22,6 +22,17 @@ extension SDLTests {
       #expect(differences(shown, canvas, in: canvas.bounds) == [])
     }
 
+    @Test func theConversionPathShowsTheSamePixels() throws {
+      let window = try testWindow(width: 320, height: 200)
+      #expect(try window._surfaceFormatName.hasPrefix("SDL_PIXELFORMAT_"))
+      window._alwaysConvert = true
+      let canvas = quadrants(width: 320, height: 200, stride: 333)
+      try window.present(Canvas(width: 320, height: 200, background: RGBA(r: 90, g: 90, b: 90)))
+      try window.present(canvas, rows: 0..<100)
+      try window.present(canvas, rects: [IRect(x: 0, y: 100, width: 320, height: 100)])
+      #expect(differences(try window.readPixels(), canvas, in: canvas.bounds) == [])
+    }
+
     @Test func aCanvasWithPaddedRowsPresentsItsPixelsOnly() throws {
       let window = try testWindow(width: 320, height: 200)
       var canvas = quadrants(width: 320, height: 200, stride: 347)
