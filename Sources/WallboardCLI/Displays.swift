@@ -76,6 +76,6 @@ final class Displays {
   }
 
   func toggleFullscreen() {
-    if case .sdl(let w) = kind { w.setFullscreen(!w.isFullscreen) }
+    if case .sdl(let w) = kind { try? w.setFullscreen(!w.isFullscreen) }
   }
 }

@@ -39,7 +39,7 @@ public struct Painter {
     bold: Bool = false, tabular: Bool = false, role: Role = .info, canvas: inout Canvas
   ) -> Double {
     guard box.width > 0, box.height > 0, !string.isEmpty else { return 0 }
-    let weight: TextRenderer.Weight = bold ? .bold : .regular
+    let weight: Weight = bold ? .bold : .regular
     var s = string
     var m = text.measure(s, size: size, weight: weight, tabular: tabular)
     if m.width > box.width {
@@ -53,10 +53,9 @@ public struct Painter {
     case .center: x = box.midX - m.width / 2
     case .right: x = box.maxX - m.width
     }
-    let baseline = (box.midY + (m.ascender - m.descender) / 2 - max(0, m.descender) * 0).rounded()
-    let originY = baseline - 0
-    _ = text.draw(
-      s, at: Point(x.rounded(), originY), size: size, weight: weight, color: color, tabular: tabular, into: &canvas)
+    // Centre the face's ascender-to-descender box on the box's middle.
+    let baseline = (box.midY + (m.ascender - m.descender) / 2).rounded()
+    text.draw(s, at: Point(x.rounded(), baseline), size: size, weight: weight, color: color, tabular: tabular, into: &canvas)
     if recording {
       records.append(
         Record(text: s, box: box, size: size, width: m.width, color: color, background: background, role: role))
