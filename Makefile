@@ -6,9 +6,11 @@ CONFIG ?= debug
 BUILD_FLAGS ?=
 # Debian packages the build links or the tests use.
 DEB_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
+# PyPI packages the tests use.
+PIP_PACKAGES := pillow
 PREFIX ?= /usr/local
 
-.PHONY: all deps build release run test lint format bench clean
+.PHONY: all deps build release run test lint format bench screenshots clean
 
 all: build
 
@@ -22,6 +24,8 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+	@# Python packages the tests use: Pillow, an independent PNG decoder.
+	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet $(PIP_PACKAGES)
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
@@ -49,6 +53,12 @@ format:
 bench: deps
 	$(SWIFT) build -c release --product wallboard-bench $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" $(BENCH_ARGS)
+
+# Regenerates the README's screenshot with the product itself.
+screenshots: deps
+	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
+	"$$($(SWIFT) build -c release --show-bin-path)/wallboard" snapshot --source sim:seed=1 \
+	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out docs/screenshot.png
 
 clean:
 	rm -rf .build

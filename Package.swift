@@ -92,7 +92,11 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(
-      name: "WallboardCLITests", dependencies: ["WallboardCLI", "TestSupport"],
+      name: "WallboardCLITests",
+      dependencies: [
+        "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
+        "EventSources", "WallboardCore", "Wire",
+      ],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
