@@ -1,0 +1,188 @@
+/// A scanline rasterizer: nonzero winding, 16 sample rows per pixel row, exact horizontal coverage.
+///
+/// For every sample row the crossings of the active edges are sorted by x and walked with a
+/// winding counter; each span where the winding is nonzero adds its coverage to a delta buffer
+/// (+c where it starts and −c where it ends, split across two cells at fractional ends). One
+/// prefix sum per pixel row turns the deltas into coverage, so a span's length costs nothing.
+struct Rasterizer {
+  /// Sample rows per pixel row.
+  static let subsamples = 16
+
+  /// An edge with y0 < y1; `dir` is +1 when it runs downwards in its contour, else −1.
+  struct Edge {
+    var x0: Double
+    var y0: Double
+    var y1: Double
+    var dxdy: Double
+    var dir: Int32
+  }
+
+  /// An edge crossing the current sample row.
+  struct Active {
+    var x: Double
+    var dx: Double
+    var y1: Double
+    var dir: Int32
+  }
+
+  private var edges: [Edge] = []
+  private var active: [Active] = []
+  private var cells: [Float] = []
+
+  /// Fills `path` into `canvas` (within its clip) with `color` times the coverage, source-over.
+  mutating func fill(_ path: Path, _ color: RGBA, into canvas: inout Canvas) {
+    let clip = canvas.clip
+    guard color.a > 0, !clip.isEmpty, let b = path.bounds, b.minX.isFinite, b.maxX.isFinite,
+      b.minY.isFinite, b.maxY.isFinite
+    else { return }
+    let bx0 = max(clip.x, Int(max(b.minX, -1e9).rounded(.down)))
+    let bx1 = min(clip.maxX, Int(min(b.maxX, 1e9).rounded(.up)))
+    let by0 = max(clip.y, Int(max(b.minY, -1e9).rounded(.down)))
+    let by1 = min(clip.maxY, Int(min(b.maxY, 1e9).rounded(.up)))
+    guard bx0 < bx1, by0 < by1 else { return }
+    buildEdges(path, top: Double(by0), bottom: Double(by1), right: Double(bx1))
+    guard !edges.isEmpty else { return }
+    let cellCount = bx1 - bx0 + 2
+    if cells.count < cellCount { cells = [Float](repeating: 0, count: cellCount) }
+    active.removeAll(keepingCapacity: true)
+    scan(rows: by0..<by1, left: bx0, right: bx1, color: color, canvas: &canvas)
+  }
+
+  /// Collects the path's non-horizontal edges that can touch rows top..<bottom left of `right`,
+  /// sorted by their top.
+  private mutating func buildEdges(_ path: Path, top: Double, bottom: Double, right: Double) {
+    edges.removeAll(keepingCapacity: true)
+    for i in 0..<path.contourCount {
+      let contour = path.contour(i)
+      guard contour.count >= 2, var prev = contour.last else { continue }
+      for p in contour {
+        defer { prev = p }
+        if p.y == prev.y { continue }
+        let (a, b, dir): (Point, Point, Int32) = p.y > prev.y ? (prev, p, 1) : (p, prev, -1)
+        // Edges wholly above, below or right of the area cannot change any covered sample.
+        if b.y <= top || a.y >= bottom || min(a.x, b.x) >= right { continue }
+        edges.append(Edge(x0: a.x, y0: a.y, y1: b.y, dxdy: (b.x - a.x) / (b.y - a.y), dir: dir))
+      }
+    }
+    edges.sort { $0.y0 < $1.y0 }
+  }
+
+  private mutating func scan(rows: Range<Int>, left: Int, right: Int, color: RGBA, canvas: inout Canvas) {
+    let s = Rasterizer.subsamples
+    let step = 1 / Double(s)
+    let weight = Float(step)
+    let leftD = Double(left)
+    let rightD = Double(right)
+    let edgeCount = edges.count
+    var next = 0
+    var y = rows.lowerBound
+    let stride = canvas.stride
+    let ca = Float(color.a)
+    let packed = Canvas.pack(color)
+    let opaque = color.a == 255
+    /// Adds a covered span from `a` to `b` on one sample row, clamped to the area.
+    @inline(__always) func addSpan(
+      _ a: Double, _ b: Double, _ cells: UnsafeMutableBufferPointer<Float>, _ minCell: inout Int, _ maxCell: inout Int
+    ) {
+      let a = max(a, leftD)
+      let b = min(b, rightD)
+      guard a < b else { return }
+      let ia = Int(a)
+      let ib = Int(b)
+      let i0 = ia - left
+      let i1 = ib - left
+      if i0 == i1 {
+        let c = Float(b - a) * weight
+        cells[i0] += c
+        cells[i0 + 1] -= c
+      } else {
+        let fa = Float(a - Double(ia))
+        let fb = Float(b - Double(ib))
+        cells[i0] += weight * (1 - fa)
+        cells[i0 + 1] += weight * fa
+        cells[i1] -= weight * (1 - fb)
+        cells[i1 + 1] -= weight * fb
+      }
+      if i0 < minCell { minCell = i0 }
+      if i1 + 1 > maxCell { maxCell = i1 + 1 }
+    }
+    edges.withUnsafeBufferPointer { edges in
+      cells.withUnsafeMutableBufferPointer { cells in
+        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+          while y < rows.upperBound {
+            if active.isEmpty {
+              guard next < edgeCount else { return }
+              // Jump over rows no edge reaches.
+              let first = Int(edges[next].y0.rounded(.down))
+              if first > y { y = first }
+              if y >= rows.upperBound { return }
+            }
+            var minCell = Int.max
+            var maxCell = -1
+            for sub in 0..<s {
+              let ys = Double(y) + (Double(sub) + 0.5) * step
+              // Drop finished edges; add edges that start at or above this sample row.
+              var kept = 0
+              for i in 0..<active.count where active[i].y1 > ys {
+                active[kept] = active[i]
+                kept += 1
+              }
+              active.removeLast(active.count - kept)
+              while next < edgeCount && edges[next].y0 <= ys {
+                let e = edges[next]
+                next += 1
+                if e.y1 <= ys { continue }
+                active.append(Active(x: e.x0 + (ys - e.y0) * e.dxdy, dx: e.dxdy * step, y1: e.y1, dir: e.dir))
+              }
+              if active.isEmpty { continue }
+              active.withUnsafeMutableBufferPointer { act in
+                // Insertion sort by x: the order barely changes from one sample row to the next.
+                for i in 1..<act.count {
+                  let v = act[i]
+                  var j = i
+                  while j > 0 && act[j - 1].x > v.x {
+                    act[j] = act[j - 1]
+                    j -= 1
+                  }
+                  act[j] = v
+                }
+                var winding: Int32 = 0
+                var start = 0.0
+                for i in 0..<act.count {
+                  let was = winding
+                  winding += act[i].dir
+                  if was == 0 {
+                    start = act[i].x
+                  } else if winding == 0 {
+                    addSpan(start, act[i].x, cells, &minCell, &maxCell)
+                  }
+                  act[i].x += act[i].dx
+                }
+                // Edges right of the area were dropped; a span still open runs to its right side.
+                if winding != 0 { addSpan(start, rightD, cells, &minCell, &maxCell) }
+              }
+            }
+            if maxCell >= 0 {
+              // One prefix sum turns the row's deltas into coverage; blend and clear as we go.
+              let row = y * stride + left
+              let width = right - left
+              var acc: Float = 0
+              for k in minCell...maxCell {
+                acc += cells[k]
+                cells[k] = 0
+                guard k < width, acc > 0.001 else { continue }
+                if acc >= 0.999 && opaque {
+                  pixels[row + k] = packed
+                } else {
+                  let alpha = UInt32(min(acc, 1) * ca + 0.5)
+                  if alpha > 0 { pixels[row + k] = Canvas.blendPixel(pixels[row + k], color, alpha: alpha) }
+                }
+              }
+            }
+            y += 1
+          }
+        }
+      }
+    }
+  }
+}
