@@ -25,11 +25,14 @@ public enum LineJoin: Sendable, Hashable {
 }
 
 extension Path {
-  /// Adds the stroke of an open polyline as a union of clockwise pieces: one quadrilateral per
-  /// segment, plus join pieces at inner vertices and cap pieces at the ends.
+  /// Adds the stroke of an open polyline as one closed outline: the left offsets forwards, the
+  /// end cap, the right offsets backwards, the start cap.
   ///
-  /// The pieces overlap; the nonzero rule covers each pixel once, so a translucent stroke does
-  /// not darken where pieces meet.
+  /// On the outer side of each turn the outline follows the join (an arc or a bevel); on the
+  /// inner side it pivots through the vertex itself. As a chain that outline is the sum of the
+  /// segments' rectangles, the outer join wedges and the caps, all turning the same way, so the
+  /// nonzero rule fills their union: overlaps and self-crossings are covered once, and a
+  /// translucent stroke does not darken where pieces meet.
   public mutating func addStroke(_ polyline: [Point], width: Double, join: LineJoin = .round, cap: LineCap = .butt) {
     guard width > 0, width.isFinite else { return }
     let h = width / 2
@@ -39,75 +42,95 @@ extension Path {
       if let last = pts.last, abs(last.x - p.x) < 1e-9, abs(last.y - p.y) < 1e-9 { continue }
       pts.append(p)
     }
-    guard let first = pts.first, let last = pts.last else { return }
+    guard let first = pts.first else { return }
     if pts.count == 1 {
       switch cap {
       case .butt: break
       case .round: addCircle(center: first, radius: h)
       case .square:
         addPolygon([
-          Point(first.x - h, first.y - h), Point(first.x + h, first.y - h),
-          Point(first.x + h, first.y + h), Point(first.x - h, first.y + h),
+          Point(first.x - h, first.y - h), Point(first.x + h, first.y - h), Point(first.x + h, first.y + h),
+          Point(first.x - h, first.y + h),
         ])
       }
       return
     }
-    switch cap {
-    case .butt: break
-    case .round:
-      addCircle(center: first, radius: h)
-      addCircle(center: last, radius: h)
-    case .square:
-      let d0 = Path.unit(pts[0], pts[1])
-      let d1 = Path.unit(pts[pts.count - 2], last)
-      pts[0] = Point(first.x - d0.x * h, first.y - d0.y * h)
-      pts[pts.count - 1] = Point(last.x + d1.x * h, last.y + d1.y * h)
+    let m = pts.count - 1
+    // Unit directions of the segments.
+    var dirs: [Point] = []
+    dirs.reserveCapacity(m)
+    for i in 0..<m { dirs.append(Path.unit(pts[i], pts[i + 1])) }
+    // Left side, forwards. The left offset of direction d is (−d.y, d.x)·h.
+    move(to: Path.offset(pts[0], dirs[0], h))
+    for i in 0..<m {
+      points.append(Path.offset(pts[i + 1], dirs[i], h))
+      if i + 1 < m { appendJoin(pts[i + 1], dirs[i], dirs[i + 1], h, join) }
     }
-    for i in 0..<(pts.count - 1) {
-      let a = pts[i]
-      let b = pts[i + 1]
-      let d = Path.unit(a, b)
-      let n = Point(-d.y * h, d.x * h)
-      addPolygon([
-        Point(a.x + n.x, a.y + n.y), Point(b.x + n.x, b.y + n.y), Point(b.x - n.x, b.y - n.y),
-        Point(a.x - n.x, a.y - n.y),
-      ])
+    appendCap(pts[m], dirs[m - 1], h, cap)
+    // Right side, backwards: the same path reversed, so its left is the stroke's right.
+    for i in stride(from: m - 1, through: 0, by: -1) {
+      let back = Point(-dirs[i].x, -dirs[i].y)
+      points.append(Path.offset(pts[i], back, h))
+      if i > 0 { appendJoin(pts[i], back, Point(-dirs[i - 1].x, -dirs[i - 1].y), h, join) }
     }
-    guard pts.count > 2 else { return }
-    for i in 1..<(pts.count - 1) {
-      addJoin(pts[i - 1], pts[i], pts[i + 1], h, join)
-    }
+    appendCap(pts[0], Point(-dirs[0].x, -dirs[0].y), h, cap)
+    close()
   }
 
-  /// Adds the piece that fills the outer corner at `v` between segments a→v and v→b.
-  private mutating func addJoin(_ a: Point, _ v: Point, _ b: Point, _ h: Double, _ join: LineJoin) {
-    let d1 = Path.unit(a, v)
-    let d2 = Path.unit(v, b)
+  /// The point `h` to the left of `p` for travel along `d`.
+  @inline(__always)
+  static func offset(_ p: Point, _ d: Point, _ h: Double) -> Point { Point(p.x - d.y * h, p.y + d.x * h) }
+
+  /// Continues the left-side outline round vertex `v`, from the offset of the incoming direction
+  /// `d1` to that of the outgoing `d2`: along the join when the left is the outer side, else
+  /// through `v`.
+  private mutating func appendJoin(_ v: Point, _ d1: Point, _ d2: Point, _ h: Double, _ join: LineJoin) {
     let cross = d1.x * d2.y - d1.y * d2.x
     let dot = d1.x * d2.x + d1.y * d2.y
     if abs(cross) < 1e-12 && dot > 0 { return }
-    // The outer side is the one the path turns away from.
-    let s: Double = cross > 0 ? -1 : 1
-    let u1 = Point(-d1.y * s, d1.x * s)
-    let u2 = Point(-d2.y * s, d2.x * s)
+    let to = Path.offset(v, d2, h)
+    // The left, (−d.y, d.x), is the outer side when the path turns towards −left: cross < 0 on
+    // a y-down screen. A full reversal (cross ≈ 0) takes the left as outer.
+    let leftIsOuter = cross < 0 || (abs(cross) < 1e-12)
+    guard leftIsOuter else {
+      points.append(v)
+      points.append(to)
+      return
+    }
     switch join {
     case .bevel:
-      addPolygon([v, Point(v.x + u1.x * h, v.y + u1.y * h), Point(v.x + u2.x * h, v.y + u2.y * h)])
+      points.append(to)
     case .round:
-      let la = Path.distance(a, v)
-      let lb = Path.distance(v, b)
-      if la < h || lb < h || dot <= 0 {
-        // Short segments (or a sharp turn) do not cover the disc's inner half: add it whole.
-        addCircle(center: v, radius: h)
-        return
-      }
-      let a1 = atan2(u1.x, -u1.y)
-      var sweep = atan2(u2.x, -u2.y) - a1
+      let fromOffset = Path.offset(v, d1, h)
+      let a1 = atan2(fromOffset.x - v.x, -(fromOffset.y - v.y))
+      var sweep = atan2(to.x - v.x, -(to.y - v.y)) - a1
       if sweep > .pi { sweep -= 2 * .pi }
       if sweep < -.pi { sweep += 2 * .pi }
-      var wedge: [Point] = [v]
-      Path.appendArc(&wedge, v, h, a1, a1 + sweep)
-      addPolygon(wedge)
+      // The arc must bulge forwards, along d1 (this only matters for a full reversal).
+      let mid = a1 + sweep / 2
+      if sin(mid) * d1.x - cos(mid) * d1.y < 0 { sweep += sweep > 0 ? -2 * .pi : 2 * .pi }
+      Path.appendArc(&points, v, h, a1, a1 + sweep, skipFirst: true)
+    }
+  }
+
+  /// Continues the outline across the end `p` of travel along `d`, from its left offset to its right.
+  private mutating func appendCap(_ p: Point, _ d: Point, _ h: Double, _ cap: LineCap) {
+    let right = Point(p.x + d.y * h, p.y - d.x * h)
+    switch cap {
+    case .butt:
+      points.append(right)
+    case .square:
+      let left = Path.offset(p, d, h)
+      points.append(Point(left.x + d.x * h, left.y + d.y * h))
+      points.append(Point(right.x + d.x * h, right.y + d.y * h))
+      points.append(right)
+    case .round:
+      let left = Path.offset(p, d, h)
+      let a1 = atan2(left.x - p.x, -(left.y - p.y))
+      // From the left round the front to the right: a half turn, bulging along d.
+      let mid = a1 + .pi / 2
+      let sweep: Double = sin(mid) * d.x - cos(mid) * d.y >= 0 ? .pi : -.pi
+      Path.appendArc(&points, p, h, a1, a1 + sweep, skipFirst: true)
     }
   }
 

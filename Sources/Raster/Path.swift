@@ -20,7 +20,7 @@ public struct Path: Sendable {
   public static let tolerance = 0.2
 
   /// Every contour's points, one contour after another.
-  public private(set) var points: [Point] = []
+  public internal(set) var points: [Point] = []
   /// The index in `points` where each contour begins.
   public private(set) var contourStarts: [Int] = []
   /// True after `close()`: the next `line(to:)` starts a new contour at the closed one's start.
@@ -93,10 +93,11 @@ public struct Path: Sendable {
     let step = 2 * .pi / Double(n)
     // Vertices slightly outside the circle, so the polygon's area equals πr².
     let rv = r * (step / sin(step)).squareRoot()
-    var polygon: [Point] = []
-    polygon.reserveCapacity(n)
-    for i in 0..<n { polygon.append(Path.clockPoint(c, rv, Double(i) * step)) }
-    addPolygon(polygon, clockwise: clockwise)
+    // Clock angles increase clockwise, so the points run clockwise.
+    contourStarts.append(points.count)
+    let direction: Double = clockwise ? 1 : -1
+    for i in 0..<n { points.append(Path.clockPoint(c, rv, direction * Double(i) * step)) }
+    closed = true
   }
 
   /// Adds a closed rounded rectangle; `radius` is clamped to half the shorter side.
@@ -147,11 +148,13 @@ public struct Path: Sendable {
 
   /// Appends an arc's points: its ends exactly on the circle, the points between nudged outwards
   /// so that the flattened arc keeps the true arc's area.
-  static func appendArc(_ out: inout [Point], _ c: Point, _ r: Double, _ a0: Double, _ a1: Double) {
+  static func appendArc(
+    _ out: inout [Point], _ c: Point, _ r: Double, _ a0: Double, _ a1: Double, skipFirst: Bool = false
+  ) {
     let n = segments(radius: r, sweep: a1 - a0)
     let step = (a1 - a0) / Double(n)
     let rv = abs(step) > 1e-9 ? r * (abs(step) / sin(abs(step))).squareRoot() : r
-    out.append(clockPoint(c, r, a0))
+    if !skipFirst { out.append(clockPoint(c, r, a0)) }
     if n > 1 {
       for i in 1..<n { out.append(clockPoint(c, rv, a0 + Double(i) * step)) }
     }

@@ -28,6 +28,8 @@ struct Rasterizer {
   private var edges: [Edge] = []
   private var active: [Active] = []
   private var cells: [Float] = []
+  /// One bit per cell: set where the current pixel row's deltas are nonzero.
+  private var touched: [UInt64] = []
 
   /// Fills `path` into `canvas` (within its clip) with `color` times the coverage, source-over.
   mutating func fill(_ path: Path, _ color: RGBA, into canvas: inout Canvas) {
@@ -44,6 +46,8 @@ struct Rasterizer {
     guard !edges.isEmpty else { return }
     let cellCount = bx1 - bx0 + 2
     if cells.count < cellCount { cells = [Float](repeating: 0, count: cellCount) }
+    let words = (cellCount + 63) / 64
+    if touched.count < words { touched = [UInt64](repeating: 0, count: words) }
     active.removeAll(keepingCapacity: true)
     scan(rows: by0..<by1, left: bx0, right: bx1, color: color, canvas: &canvas)
   }
@@ -70,19 +74,20 @@ struct Rasterizer {
   private mutating func scan(rows: Range<Int>, left: Int, right: Int, color: RGBA, canvas: inout Canvas) {
     let s = Rasterizer.subsamples
     let step = 1 / Double(s)
-    let weight = Float(step)
     let leftD = Double(left)
     let rightD = Double(right)
     let edgeCount = edges.count
-    var next = 0
-    var y = rows.lowerBound
     let stride = canvas.stride
     let ca = Float(color.a)
     let packed = Canvas.pack(color)
     let opaque = color.a == 255
-    /// Adds a covered span from `a` to `b` on one sample row, clamped to the area.
+    if active.count < edgeCount {
+      active = [Active](repeating: Active(x: 0, dx: 0, y1: 0, dir: 0), count: edgeCount)
+    }
+    /// Adds a covered span from `a` to `b` with `weight` (1/16 per sample row), clamped to the area.
     @inline(__always) func addSpan(
-      _ a: Double, _ b: Double, _ cells: UnsafeMutableBufferPointer<Float>, _ minCell: inout Int, _ maxCell: inout Int
+      _ a: Double, _ b: Double, _ weight: Float, _ cells: UnsafeMutableBufferPointer<Float>,
+      _ touched: UnsafeMutableBufferPointer<UInt64>, _ minCell: inout Int, _ maxCell: inout Int
     ) {
       let a = max(a, leftD)
       let b = min(b, rightD)
@@ -102,87 +107,166 @@ struct Rasterizer {
         cells[i0 + 1] += weight * fa
         cells[i1] -= weight * (1 - fb)
         cells[i1 + 1] -= weight * fb
+        touched[i1 >> 6] |= 1 << UInt64(i1 & 63)
+        touched[(i1 + 1) >> 6] |= 1 << UInt64((i1 + 1) & 63)
       }
+      touched[i0 >> 6] |= 1 << UInt64(i0 & 63)
+      touched[(i0 + 1) >> 6] |= 1 << UInt64((i0 + 1) & 63)
       if i0 < minCell { minCell = i0 }
       if i1 + 1 > maxCell { maxCell = i1 + 1 }
     }
+    /// Walks the sorted crossings with a winding counter, adding each covered span.
+    @inline(__always) func walk(
+      _ act: UnsafeMutableBufferPointer<Active>, _ count: Int, _ weight: Float,
+      _ cells: UnsafeMutableBufferPointer<Float>, _ touched: UnsafeMutableBufferPointer<UInt64>,
+      _ minCell: inout Int, _ maxCell: inout Int
+    ) {
+      var winding: Int32 = 0
+      var start = 0.0
+      for i in 0..<count {
+        let was = winding
+        winding += act[i].dir
+        if was == 0 {
+          start = act[i].x
+        } else if winding == 0 {
+          addSpan(start, act[i].x, weight, cells, touched, &minCell, &maxCell)
+        }
+      }
+      // Edges right of the area were dropped; a span still open runs to its right side.
+      if winding != 0 { addSpan(start, rightD, weight, cells, touched, &minCell, &maxCell) }
+    }
     edges.withUnsafeBufferPointer { edges in
-      cells.withUnsafeMutableBufferPointer { cells in
-        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
-          while y < rows.upperBound {
-            if active.isEmpty {
-              guard next < edgeCount else { return }
-              // Jump over rows no edge reaches.
-              let first = Int(edges[next].y0.rounded(.down))
-              if first > y { y = first }
-              if y >= rows.upperBound { return }
-            }
-            var minCell = Int.max
-            var maxCell = -1
-            for sub in 0..<s {
-              let ys = Double(y) + (Double(sub) + 0.5) * step
-              // Drop finished edges; add edges that start at or above this sample row.
-              var kept = 0
-              for i in 0..<active.count where active[i].y1 > ys {
-                active[kept] = active[i]
-                kept += 1
-              }
-              active.removeLast(active.count - kept)
-              while next < edgeCount && edges[next].y0 <= ys {
-                let e = edges[next]
-                next += 1
-                if e.y1 <= ys { continue }
-                active.append(Active(x: e.x0 + (ys - e.y0) * e.dxdy, dx: e.dxdy * step, y1: e.y1, dir: e.dir))
-              }
-              if active.isEmpty { continue }
-              active.withUnsafeMutableBufferPointer { act in
-                // Insertion sort by x: the order barely changes from one sample row to the next.
-                for i in 1..<act.count {
-                  let v = act[i]
-                  var j = i
-                  while j > 0 && act[j - 1].x > v.x {
-                    act[j] = act[j - 1]
-                    j -= 1
-                  }
-                  act[j] = v
+      active.withUnsafeMutableBufferPointer { act in
+        cells.withUnsafeMutableBufferPointer { cells in
+          touched.withUnsafeMutableBufferPointer { touched in
+            canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+              var next = 0
+              var count = 0
+              var y = rows.lowerBound
+              while y < rows.upperBound {
+                if count == 0 {
+                  guard next < edgeCount else { return }
+                  // Jump over rows no edge reaches.
+                  let first = Int(edges[next].y0.rounded(.down))
+                  if first > y { y = first }
+                  if y >= rows.upperBound { return }
                 }
-                var winding: Int32 = 0
-                var start = 0.0
-                for i in 0..<act.count {
-                  let was = winding
-                  winding += act[i].dir
-                  if was == 0 {
-                    start = act[i].x
-                  } else if winding == 0 {
-                    addSpan(start, act[i].x, cells, &minCell, &maxCell)
+                var minCell = Int.max
+                var maxCell = -1
+                let top = Double(y)
+                let bottom = top + 1
+                // Fast path: only vertical edges spanning the whole row, none starting in it —
+                // every sample row is the same, so one walk at full weight does.
+                var uniform = count > 0 && (next == edgeCount || edges[next].y0 >= bottom)
+                if uniform {
+                  for i in 0..<count where act[i].dx != 0 || act[i].y1 < bottom {
+                    uniform = false
+                    break
                   }
-                  act[i].x += act[i].dx
                 }
-                // Edges right of the area were dropped; a span still open runs to its right side.
-                if winding != 0 { addSpan(start, rightD, cells, &minCell, &maxCell) }
-              }
-            }
-            if maxCell >= 0 {
-              // One prefix sum turns the row's deltas into coverage; blend and clear as we go.
-              let row = y * stride + left
-              let width = right - left
-              var acc: Float = 0
-              for k in minCell...maxCell {
-                acc += cells[k]
-                cells[k] = 0
-                guard k < width, acc > 0.001 else { continue }
-                if acc >= 0.999 && opaque {
-                  pixels[row + k] = packed
+                if uniform {
+                  Rasterizer.sortByX(act, count)
+                  walk(act, count, 1, cells, touched, &minCell, &maxCell)
                 } else {
-                  let alpha = UInt32(min(acc, 1) * ca + 0.5)
-                  if alpha > 0 { pixels[row + k] = Canvas.blendPixel(pixels[row + k], color, alpha: alpha) }
+                  for sub in 0..<s {
+                    let ys = top + (Double(sub) + 0.5) * step
+                    // Drop finished edges; add edges that start at or above this sample row.
+                    var kept = 0
+                    for i in 0..<count where act[i].y1 > ys {
+                      act[kept] = act[i]
+                      kept += 1
+                    }
+                    count = kept
+                    while next < edgeCount && edges[next].y0 <= ys {
+                      let e = edges[next]
+                      next += 1
+                      if e.y1 <= ys { continue }
+                      act[count] = Active(x: e.x0 + (ys - e.y0) * e.dxdy, dx: e.dxdy * step, y1: e.y1, dir: e.dir)
+                      count += 1
+                    }
+                    if count == 0 { continue }
+                    Rasterizer.sortByX(act, count)
+                    walk(act, count, Float(step), cells, touched, &minCell, &maxCell)
+                    for i in 0..<count { act[i].x += act[i].dx }
+                  }
                 }
+                if maxCell >= 0 {
+                  Rasterizer.blendRow(
+                    pixels, row: y * stride + left, cells: cells, touched: touched, from: minCell, through: maxCell,
+                    width: right - left, color: color, packed: packed, ca: ca, opaque: opaque)
+                }
+                y += 1
               }
             }
-            y += 1
           }
         }
       }
     }
+  }
+
+  /// Insertion sort by x: the order barely changes from one sample row to the next.
+  @inline(__always)
+  private static func sortByX(_ act: UnsafeMutableBufferPointer<Active>, _ count: Int) {
+    var i = 1
+    while i < count {
+      let v = act[i]
+      var j = i
+      while j > 0 && act[j - 1].x > v.x {
+        act[j] = act[j - 1]
+        j -= 1
+      }
+      act[j] = v
+      i += 1
+    }
+  }
+
+  /// Turns a pixel row's deltas into coverage with one running sum and blends it, clearing the
+  /// deltas. Between touched cells the coverage is constant, so whole runs are written (full
+  /// coverage), blended at one alpha, or skipped (none) without looking at each cell.
+  @inline(__always)
+  private static func blendRow(
+    _ pixels: UnsafeMutableBufferPointer<UInt32>, row: Int, cells: UnsafeMutableBufferPointer<Float>,
+    touched: UnsafeMutableBufferPointer<UInt64>, from first: Int, through last: Int, width: Int,
+    color: RGBA, packed: UInt32, ca: Float, opaque: Bool
+  ) {
+    var acc: Float = 0
+    var k = first
+    var word = first >> 6
+    var bits = touched[word] & (~0 << UInt64(first & 63))
+    while true {
+      // The next touched cell at or after k (or past `last`).
+      while bits == 0 && word < (last >> 6) {
+        touched[word] = 0
+        word += 1
+        bits = touched[word]
+      }
+      let p = bits == 0 ? last + 1 : (word << 6) + bits.trailingZeroBitCount
+      // Cells k..<p share the coverage `acc`.
+      let runEnd = min(p, width)
+      if k < runEnd && acc > 0.001 {
+        if acc >= 0.999 && opaque {
+          for i in (row + k)..<(row + runEnd) { pixels[i] = packed }
+        } else {
+          let alpha = UInt32(min(acc, 1) * ca + 0.5)
+          if alpha > 0 {
+            for i in (row + k)..<(row + runEnd) { pixels[i] = Canvas.blendPixel(pixels[i], color, alpha: alpha) }
+          }
+        }
+      }
+      if p > last { break }
+      bits &= bits - 1
+      acc += cells[p]
+      cells[p] = 0
+      if p < width && acc > 0.001 {
+        if acc >= 0.999 && opaque {
+          pixels[row + p] = packed
+        } else {
+          let alpha = UInt32(min(acc, 1) * ca + 0.5)
+          if alpha > 0 { pixels[row + p] = Canvas.blendPixel(pixels[row + p], color, alpha: alpha) }
+        }
+      }
+      k = p + 1
+    }
+    touched[word] = 0
   }
 }
