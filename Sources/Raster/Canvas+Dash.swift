@@ -45,7 +45,7 @@ extension Path {
           body(current)
           current.removeAll(keepingCapacity: true)
         } else {
-          current = [p]
+          current.append(p)
         }
         on.toggle()
         left = on ? dash : gap

@@ -5,8 +5,9 @@
 extension Canvas {
   /// Fills `path` with the nonzero winding rule.
   public mutating func fill(_ path: Path, _ color: RGBA) {
-    var rasterizer = Rasterizer()
+    var rasterizer = Rasterizer.take()
     rasterizer.fill(path, color, into: &self)
+    Rasterizer.give(rasterizer)
   }
 
   /// Fills a rectangle with fractional edges: whole pixels inside are written directly and

@@ -36,11 +36,21 @@ extension Path {
   public mutating func addStroke(_ polyline: [Point], width: Double, join: LineJoin = .round, cap: LineCap = .butt) {
     guard width > 0, width.isFinite else { return }
     let h = width / 2
-    var pts: [Point] = []
-    pts.reserveCapacity(polyline.count)
-    for p in polyline where p.x.isFinite && p.y.isFinite {
-      if let last = pts.last, abs(last.x - p.x) < 1e-9, abs(last.y - p.y) < 1e-9 { continue }
-      pts.append(p)
+    // Drop repeated and non-finite points (copying only when there are any).
+    var clean = true
+    for (i, p) in polyline.enumerated() {
+      if !p.x.isFinite || !p.y.isFinite || (i > 0 && Path.same(polyline[i - 1], p)) {
+        clean = false
+        break
+      }
+    }
+    var pts = polyline
+    if !clean {
+      pts.removeAll(keepingCapacity: true)
+      for p in polyline where p.x.isFinite && p.y.isFinite {
+        if let last = pts.last, Path.same(last, p) { continue }
+        pts.append(p)
+      }
     }
     guard let first = pts.first else { return }
     if pts.count == 1 {
@@ -56,24 +66,32 @@ extension Path {
       return
     }
     let m = pts.count - 1
-    // Unit directions of the segments.
-    var dirs: [Point] = []
-    dirs.reserveCapacity(m)
-    for i in 0..<m { dirs.append(Path.unit(pts[i], pts[i + 1])) }
+    /// The unit direction of segment i.
+    func dir(_ i: Int) -> Point { Path.unit(pts[i], pts[i + 1]) }
     // Left side, forwards. The left offset of direction d is (−d.y, d.x)·h.
-    move(to: Path.offset(pts[0], dirs[0], h))
+    var d = dir(0)
+    move(to: Path.offset(pts[0], d, h))
     for i in 0..<m {
-      points.append(Path.offset(pts[i + 1], dirs[i], h))
-      if i + 1 < m { appendJoin(pts[i + 1], dirs[i], dirs[i + 1], h, join) }
+      points.append(Path.offset(pts[i + 1], d, h))
+      if i + 1 < m {
+        let e = dir(i + 1)
+        appendJoin(pts[i + 1], d, e, h, join)
+        d = e
+      }
     }
-    appendCap(pts[m], dirs[m - 1], h, cap)
+    appendCap(pts[m], d, h, cap)
     // Right side, backwards: the same path reversed, so its left is the stroke's right.
+    var back = Point(-d.x, -d.y)
     for i in stride(from: m - 1, through: 0, by: -1) {
-      let back = Point(-dirs[i].x, -dirs[i].y)
       points.append(Path.offset(pts[i], back, h))
-      if i > 0 { appendJoin(pts[i], back, Point(-dirs[i - 1].x, -dirs[i - 1].y), h, join) }
+      if i > 0 {
+        let e = dir(i - 1)
+        let next = Point(-e.x, -e.y)
+        appendJoin(pts[i], back, next, h, join)
+        back = next
+      }
     }
-    appendCap(pts[0], Point(-dirs[0].x, -dirs[0].y), h, cap)
+    appendCap(pts[0], back, h, cap)
     close()
   }
 
@@ -133,6 +151,10 @@ extension Path {
       Path.appendArc(&points, p, h, a1, a1 + sweep, skipFirst: true)
     }
   }
+
+  /// True when two points are the same to within a billionth of a pixel.
+  @inline(__always)
+  static func same(_ a: Point, _ b: Point) -> Bool { abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9 }
 
   @inline(__always)
   static func distance(_ a: Point, _ b: Point) -> Double {

@@ -9,11 +9,16 @@ struct Rasterizer {
   static let subsamples = 16
 
   /// An edge with y0 < y1; `dir` is +1 when it runs downwards in its contour, else −1.
+  ///
+  /// `first` and `end` number the sample rows it crosses (counted from the area's top): it is
+  /// active for `first..<end`. Edges meeting at a vertex share that vertex's number, so one
+  /// hands over to the next on exactly the same sample row.
   struct Edge {
     var x0: Double
     var y0: Double
-    var y1: Double
     var dxdy: Double
+    var first: Int32
+    var end: Int32
     var dir: Int32
   }
 
@@ -21,11 +26,12 @@ struct Rasterizer {
   struct Active {
     var x: Double
     var dx: Double
-    var y1: Double
+    var end: Int32
     var dir: Int32
   }
 
   private var edges: [Edge] = []
+  private var sorted: [Edge] = []
   private var active: [Active] = []
   private var cells: [Float] = []
   /// One bit per cell: set where the current pixel row's deltas are nonzero.
@@ -52,23 +58,40 @@ struct Rasterizer {
     scan(rows: by0..<by1, left: bx0, right: bx1, color: color, canvas: &canvas)
   }
 
-  /// Collects the path's non-horizontal edges that can touch rows top..<bottom left of `right`,
-  /// sorted by their top.
+  /// Collects the path's edges that cross a sample row of rows top..<bottom left of `right`,
+  /// sorted by their first sample row (a counting sort).
   private mutating func buildEdges(_ path: Path, top: Double, bottom: Double, right: Double) {
     edges.removeAll(keepingCapacity: true)
+    let s = Double(Rasterizer.subsamples)
+    let samples = Int32((bottom - top) * s)
+    /// The first sample row at or below y.
+    @inline(__always) func sample(_ y: Double) -> Int32 {
+      Int32(max(0, min(Double(samples), ((y - top) * s - 0.5).rounded(.up))))
+    }
     for i in 0..<path.contourCount {
       let contour = path.contour(i)
       guard contour.count >= 2, var prev = contour.last else { continue }
       for p in contour {
         defer { prev = p }
-        if p.y == prev.y { continue }
         let (a, b, dir): (Point, Point, Int32) = p.y > prev.y ? (prev, p, 1) : (p, prev, -1)
-        // Edges wholly above, below or right of the area cannot change any covered sample.
-        if b.y <= top || a.y >= bottom || min(a.x, b.x) >= right { continue }
-        edges.append(Edge(x0: a.x, y0: a.y, y1: b.y, dxdy: (b.x - a.x) / (b.y - a.y), dir: dir))
+        // Edges right of the area cannot change any covered sample.
+        if min(a.x, b.x) >= right { continue }
+        let first = sample(a.y)
+        let end = sample(b.y)
+        if first >= end { continue }
+        edges.append(Edge(x0: a.x, y0: a.y, dxdy: (b.x - a.x) / (b.y - a.y), first: first, end: end, dir: dir))
       }
     }
-    edges.sort { $0.y0 < $1.y0 }
+    var counts = [Int](repeating: 0, count: Int(samples) + 1)
+    for e in edges { counts[Int(e.first) + 1] += 1 }
+    for i in 1..<counts.count { counts[i] += counts[i - 1] }
+    sorted.removeAll(keepingCapacity: true)
+    sorted.append(contentsOf: edges)
+    for e in edges {
+      sorted[counts[Int(e.first)]] = e
+      counts[Int(e.first)] += 1
+    }
+    swap(&edges, &sorted)
   }
 
   private mutating func scan(rows: Range<Int>, left: Int, right: Int, color: RGBA, canvas: inout Canvas) {
@@ -82,7 +105,7 @@ struct Rasterizer {
     let packed = Canvas.pack(color)
     let opaque = color.a == 255
     if active.count < edgeCount {
-      active = [Active](repeating: Active(x: 0, dx: 0, y1: 0, dir: 0), count: edgeCount)
+      active = [Active](repeating: Active(x: 0, dx: 0, end: 0, dir: 0), count: edgeCount)
     }
     /// Adds a covered span from `a` to `b` with `weight` (1/16 per sample row), clamped to the area.
     @inline(__always) func addSpan(
@@ -147,19 +170,20 @@ struct Rasterizer {
                 if count == 0 {
                   guard next < edgeCount else { return }
                   // Jump over rows no edge reaches.
-                  let first = Int(edges[next].y0.rounded(.down))
+                  let first = rows.lowerBound + Int(edges[next].first) / s
                   if first > y { y = first }
                   if y >= rows.upperBound { return }
                 }
                 var minCell = Int.max
                 var maxCell = -1
                 let top = Double(y)
-                let bottom = top + 1
+                let base = Int32((y - rows.lowerBound) * s)
+                let nextBase = base + Int32(s)
                 // Fast path: only vertical edges spanning the whole row, none starting in it —
                 // every sample row is the same, so one walk at full weight does.
-                var uniform = count > 0 && (next == edgeCount || edges[next].y0 >= bottom)
+                var uniform = count > 0 && (next == edgeCount || edges[next].first >= nextBase)
                 if uniform {
-                  for i in 0..<count where act[i].dx != 0 || act[i].y1 < bottom {
+                  for i in 0..<count where act[i].dx != 0 || act[i].end < nextBase {
                     uniform = false
                     break
                   }
@@ -170,18 +194,18 @@ struct Rasterizer {
                 } else {
                   for sub in 0..<s {
                     let ys = top + (Double(sub) + 0.5) * step
-                    // Drop finished edges; add edges that start at or above this sample row.
+                    let j = base + Int32(sub)
+                    // Drop finished edges; add edges that start on this sample row.
                     var kept = 0
-                    for i in 0..<count where act[i].y1 > ys {
+                    for i in 0..<count where act[i].end > j {
                       act[kept] = act[i]
                       kept += 1
                     }
                     count = kept
-                    while next < edgeCount && edges[next].y0 <= ys {
+                    while next < edgeCount && edges[next].first <= j {
                       let e = edges[next]
                       next += 1
-                      if e.y1 <= ys { continue }
-                      act[count] = Active(x: e.x0 + (ys - e.y0) * e.dxdy, dx: e.dxdy * step, y1: e.y1, dir: e.dir)
+                      act[count] = Active(x: e.x0 + (ys - e.y0) * e.dxdy, dx: e.dxdy * step, end: e.end, dir: e.dir)
                       count += 1
                     }
                     if count == 0 { continue }
@@ -245,7 +269,7 @@ struct Rasterizer {
       let runEnd = min(p, width)
       if k < runEnd && acc > 0.001 {
         if acc >= 0.999 && opaque {
-          for i in (row + k)..<(row + runEnd) { pixels[i] = packed }
+          (pixels.baseAddress! + row + k).update(repeating: packed, count: runEnd - k)
         } else {
           let alpha = UInt32(min(acc, 1) * ca + 0.5)
           if alpha > 0 {
