@@ -15,6 +15,23 @@ struct StrokeTests {
     #expect(c.pixels.allSatisfy { Canvas.unpack($0).g <= once.g })  // nowhere darker… or lighter
   }
 
+  @Test func selfCrossingAndReversingStrokesFillOnce() {
+    let once = Self.half.over(Measure.black)
+    // A figure crossing itself at (48, 32), then a spike that doubles back on itself.
+    let cross = [Point(10, 10), Point(86, 54), Point(86, 10), Point(10, 54)]
+    let c = Measure.draw { $0.polyline(cross, width: 5, Self.half) }
+    #expect(c.pixel(48, 32) == once)
+    let spike = [Point(10, 32), Point(60, 32), Point(30, 32.0001)]
+    let d = Measure.draw { $0.polyline(spike, width: 4, Self.half) }
+    #expect(d.pixel(40, 31) == once && d.pixel(59, 31) == once)
+    // The reversal's join is a half disc of radius 2 beyond (60, 32).
+    #expect(d.pixel(60, 31) == once && d.pixel(60, 32) == once)
+    #expect((1...126).contains(d.pixel(61, 31).g) && (1...126).contains(d.pixel(61, 32).g))
+    // Flattened arc vertices sit ~0.1 px outside the circle (to keep its area): a faint touch.
+    #expect(d.pixel(62, 31).g < 16 && d.pixel(62, 32).g < 16 && d.pixel(63, 32) == Measure.black)
+    #expect(d.pixels.allSatisfy { Canvas.unpack($0).g <= once.g })
+  }
+
   @Test func roundJoinFillsTheOuterCorner() {
     let points = [Point(10, 40), Point(50, 40), Point(50, 5)]
     let round = Measure.draw { $0.polyline(points, width: 8, Measure.white, join: .round) }
