@@ -80,7 +80,9 @@ let package = Package(
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
-    .testTarget(name: "RasterTests", dependencies: ["Raster", "PNG", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "RasterTests", dependencies: ["Raster", "PNG", "TestSupport"], exclude: ["Goldens"],
+      swiftSettings: strict),
     .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "GlyphsTests", dependencies: ["Glyphs", "Raster", "PNG", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport"], swiftSettings: strict),
