@@ -46,9 +46,16 @@ public struct LayoutFile: Hashable, Sendable {
 
   /// Rectangles in pixels for each widget of `page` on a frame of `width`×`height`, scaled by
   /// `scale` (design units per 1/1080 of the frame height).
-  public func frames(page: Int, width: Int, height: Int, scale: Double = 1) -> [(Placement, Rect)] {
+  ///
+  /// `unitHeight` is the height design units are measured against when the grid gets only part
+  /// of the frame (the rest taken by a banner); it defaults to `height`.
+  public func frames(
+    page: Int, width: Int, height: Int, scale: Double = 1, unitHeight: Int? = nil
+  )
+    -> [(Placement, Rect)]
+  {
     precondition(pages.indices.contains(page), "layout \(name) has no page \(page)")
-    let unit = Double(height) / 1080 * scale
+    let unit = Double(unitHeight ?? height) / 1080 * scale
     let m = (margin * unit).rounded()
     let g = (gap * unit).rounded()
     let cellW = (Double(width) - 2 * m - g * Double(columns - 1)) / Double(columns)

@@ -7,7 +7,9 @@ public enum LayoutParser {
   static let maxPages = 16
 
   /// Parses `text` from `file`, checking widget kinds and options against `vocabulary`.
-  public static func parse(_ text: String, file: String, vocabulary: WidgetVocabulary) throws(LayoutError)
+  public static func parse(
+    _ text: String, file: String, vocabulary: WidgetVocabulary
+  ) throws(LayoutError)
     -> LayoutFile
   {
     func fail(_ line: Int?, _ problem: String) -> LayoutError {
@@ -25,10 +27,13 @@ public enum LayoutParser {
       let t = line.trimmingCharacters(in: " \t\r")
       if t.isEmpty { continue }
 
-      if let eq = t.firstIndex(of: "=") {
-        let key = t[..<eq].trimmingCharacters(in: " \t")
+      // `key = value` when what precedes the first `=` is one word; otherwise a widget line
+      // (whose options are `option=value`).
+      if let eq = t.firstIndex(of: "="),
+        case let key = t[..<eq].trimmingCharacters(in: " \t"), !key.isEmpty,
+        !key.contains(where: { $0 == " " || $0 == "\t" })
+      {
         let value = t[t.index(after: eq)...].trimmingCharacters(in: " \t")
-        if key.contains(" ") { throw fail(n, "expected `key = value` or a widget line, found \"\(t)\"") }
         guard !value.isEmpty else { throw fail(n, "\(key): needs a value") }
         if let p = currentPage {
           guard key == "duration" else { throw fail(n, "unknown page setting \"\(key)\" (accepted: duration)") }
@@ -50,7 +55,8 @@ public enum LayoutParser {
           layout.description = value
         case "grid":
           let parts = value.split(separator: "x").map { Int($0.trimmingCharacters(in: " ")) }
-          guard parts.count == 2, let c = parts[0], let r = parts[1], (1...maxGrid).contains(c), (1...maxGrid).contains(r)
+          guard parts.count == 2, let c = parts[0], let r = parts[1], (1...maxGrid).contains(c),
+            (1...maxGrid).contains(r)
           else { throw fail(n, "grid: \"\(value)\" is not COLUMNS x ROWS, each from 1 to \(maxGrid)") }
           layout.columns = c
           layout.rows = r
@@ -85,7 +91,8 @@ public enum LayoutParser {
       }
       let kind = words[0]
       guard let accepted = vocabulary.kinds[kind] else {
-        throw fail(n, "unknown widget \"\(kind)\" (accepted: \(vocabulary.kinds.keys.sorted().joined(separator: ", ")))")
+        throw fail(
+          n, "unknown widget \"\(kind)\" (accepted: \(vocabulary.kinds.keys.sorted().joined(separator: ", ")))")
       }
       guard words.count >= 5 else { throw fail(n, "\(kind): expected COLUMN ROW WIDTH HEIGHT after the widget name") }
       let nums = words[1...4].map { Int($0) }
@@ -93,7 +100,10 @@ public enum LayoutParser {
         throw fail(n, "\(kind): COLUMN ROW WIDTH HEIGHT must be whole numbers (width and height at least 1)")
       }
       guard c + w <= layout.columns, r + h <= layout.rows else {
-        throw fail(n, "\(kind): cells \(c)…\(c + w - 1) × \(r)…\(r + h - 1) fall outside the \(layout.columns) x \(layout.rows) grid")
+        throw fail(
+          n,
+          "\(kind): cells \(c)…\(c + w - 1) × \(r)…\(r + h - 1) fall outside the \(layout.columns) x \(layout.rows) grid"
+        )
       }
       var options: [String: String] = [:]
       for word in words.dropFirst(5) {
@@ -101,7 +111,10 @@ public enum LayoutParser {
         guard kv.count == 2, !kv[1].isEmpty else { throw fail(n, "\(kind): expected option=value, found \"\(word)\"") }
         guard let values = accepted[kv[0]] else {
           let names = accepted.keys.sorted()
-          throw fail(n, "\(kind): unknown option \"\(kv[0])\"" + (names.isEmpty ? " (it takes none)" : " (accepted: \(names.joined(separator: ", ")))"))
+          throw fail(
+            n,
+            "\(kind): unknown option \"\(kv[0])\""
+              + (names.isEmpty ? " (it takes none)" : " (accepted: \(names.joined(separator: ", ")))"))
         }
         if let values {
           for v in kv[1].split(separator: ",") where !values.contains(String(v)) {
@@ -111,11 +124,14 @@ public enum LayoutParser {
         options[kv[0]] = kv[1]
       }
       let page = currentPage!
-      let placement = LayoutFile.Placement(kind: kind, column: c, row: r, width: w, height: h, options: options, line: n)
+      let placement = LayoutFile.Placement(
+        kind: kind, column: c, row: r, width: w, height: h, options: options, line: n)
       if let other = layout.pages[page].widgets.first(where: { overlaps($0, placement) }) {
         throw fail(n, "\(kind) overlaps \(other.kind) declared on line \(other.line)")
       }
-      guard layout.pages[page].widgets.count < maxWidgets else { throw fail(n, "more than \(maxWidgets) widgets on a page") }
+      guard layout.pages[page].widgets.count < maxWidgets else {
+        throw fail(n, "more than \(maxWidgets) widgets on a page")
+      }
       layout.pages[page].widgets.append(placement)
     }
 

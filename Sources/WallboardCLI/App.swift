@@ -54,7 +54,7 @@ public struct App {
     case .layouts: try layouts()
     case .inspect: try inspect(o)
     case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), now: now())
-    case .run: try LiveRun(options: o, console: console, now: now).run()
+    case .run: try LiveRun(options: o, console: console, environment: environment, now: now).run()
     }
   }
 

@@ -41,7 +41,8 @@ struct Scene {
     if nameOrPath.contains("/") || nameOrPath.hasSuffix(".layout") { return nameOrPath }
     let path = resources.layouts + "/" + nameOrPath + ".layout"
     guard FileManager.default.fileExists(atPath: path) else {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: resources.layouts))?
+      let names =
+        (try? FileManager.default.contentsOfDirectory(atPath: resources.layouts))?
         .filter { $0.hasSuffix(".layout") }.map { String($0.dropLast(7)) }.sorted() ?? []
       throw .usage("--layout: \"\(nameOrPath)\" is not a bundled layout (\(names.joined(separator: ", "))) or a path")
     }

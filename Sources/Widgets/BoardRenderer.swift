@@ -21,6 +21,7 @@ public struct BoardRenderer {
     var variant: String
     var unit: Double
     var page: Int
+    var banner: Bool
   }
 
   public init(layout: LayoutFile, painter: Painter) {
@@ -51,9 +52,16 @@ public struct BoardRenderer {
   }
 
   /// Draws `frame` onto `canvas`; returns the rectangles that changed (empty when nothing did).
+  ///
+  /// While the banner shows, the page is laid out above it, so it never hides a widget; its
+  /// coming and going redraws the frame in full (it is rare, and the layout moves).
   @discardableResult
-  public mutating func render(_ frame: FrameModel, style: Style, scale: Double = 1, into canvas: inout Canvas) -> [IRect] {
-    let key = FrameKey(width: canvas.width, height: canvas.height, theme: style.theme.id, variant: style.variant.name, unit: style.unit, page: page)
+  public mutating func render(
+    _ frame: FrameModel, style: Style, scale: Double = 1, into canvas: inout Canvas
+  ) -> [IRect] {
+    let key = FrameKey(
+      width: canvas.width, height: canvas.height, theme: style.theme.id, variant: style.variant.name, unit: style.unit,
+      page: page, banner: frame.banner != nil)
     var dirty: [IRect] = []
     if key != drawnKey {
       drawn = [:]
@@ -63,27 +71,20 @@ public struct BoardRenderer {
       drawnKey = key
     }
     let banner = Banner.rect(canvas: canvas, style: style)
-    let bannerChanged = lastBanner != .some(frame.banner)
-    if bannerChanged, frame.banner == nil {
-      // The banner went away: clear its strip; the widgets under it redraw below.
-      let area = banner.enclosing.intersection(canvas.bounds)
-      canvas.fill(area, style.theme.bg)
-      dirty.append(area)
-    }
-    var redrewUnderBanner = false
-    for (i, (_, rect)) in layout.frames(page: page, width: canvas.width, height: canvas.height, scale: scale).enumerated() {
+    let pageHeight = frame.banner == nil ? canvas.height : Int(banner.minY)
+    let frames = layout.frames(
+      page: page, width: canvas.width, height: pageHeight, scale: scale, unitHeight: canvas.height)
+    for (i, (_, rect)) in frames.enumerated() {
       let widget = widgets[page][i]
       let model = widget.model(frame)
+      if drawn[i] == model { continue }
       let area = rect.enclosing.intersection(canvas.bounds)
-      let underBanner = bannerChanged && !area.intersection(banner.enclosing).isEmpty
-      if drawn[i] == model && !underBanner { continue }
       canvas.fill(area, style.theme.bg)
       canvas.withClip(area) { c in widget.draw(model, in: rect, style: style, painter: &painter, canvas: &c) }
       drawn[i] = model
       dirty.append(area)
-      if !area.intersection(banner.enclosing).isEmpty { redrewUnderBanner = true }
     }
-    if let text = frame.banner, bannerChanged || redrewUnderBanner {
+    if let text = frame.banner, lastBanner != .some(text) {
       Banner.draw(text, in: banner, style: style, painter: &painter, canvas: &canvas)
       dirty.append(banner.enclosing.intersection(canvas.bounds))
     }
@@ -104,6 +105,8 @@ enum Banner {
     canvas.fill(rect.enclosing, bg)
     // Dark ink on amber reads at about 10:1.
     let ink = RGBA(r: 0x11, g: 0x11, b: 0x11)
-    painter.draw(text, in: rect.inset(dx: style.u(24), dy: 0), size: style.size(.title), color: ink, background: bg, align: .center, bold: true, canvas: &canvas)
+    painter.draw(
+      text, in: rect.inset(dx: style.u(24), dy: 0), size: style.size(.title), color: ink, background: bg,
+      align: .center, bold: true, canvas: &canvas)
   }
 }

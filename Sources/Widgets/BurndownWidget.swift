@@ -28,8 +28,11 @@ public struct BurndownWidget: Widget {
     let t = style.theme
     let ink = style.text(on: t.bg)
     guard let b = m.burndown, !b.days.isEmpty else {
-      let content = Card.draw(title: mode == .burndown ? "Burndown" : "Burnup", in: rect, style: style, painter: &painter, canvas: &canvas)
-      painter.draw("No sprint to chart yet", in: content, size: style.size(.body), color: ink, background: t.bg, align: .center, canvas: &canvas)
+      let content = Card.draw(
+        title: mode == .burndown ? "Burndown" : "Burnup", in: rect, style: style, painter: &painter, canvas: &canvas)
+      painter.draw(
+        "No sprint to chart yet", in: content, size: style.size(.body), color: ink, background: t.bg, align: .center,
+        canvas: &canvas)
       return
     }
     let unitName = b.unit == .points ? "points" : "features"
@@ -42,7 +45,9 @@ public struct BurndownWidget: Widget {
     let labelSize = style.size(.small)
     let yLabelWidth = painter.width("000", size: labelSize, tabular: true) + style.u(10)
     let axisHeight = labelSize * 1.6
-    let plot = Rect(x: content.minX + yLabelWidth, y: content.minY + style.u(6), width: content.width - yLabelWidth, height: content.height - axisHeight - style.u(6))
+    let plot = Rect(
+      x: content.minX + yLabelWidth, y: content.minY + style.u(6), width: content.width - yLabelWidth,
+      height: content.height - axisHeight - style.u(6))
     guard plot.width > 10, plot.height > 10 else { return }
 
     let n = b.days.count
@@ -61,7 +66,10 @@ public struct BurndownWidget: Widget {
     canvas.line(from: Point(plot.minX, plot.maxY), to: Point(plot.maxX, plot.maxY), width: style.u(2), t.border)
     canvas.line(from: Point(plot.minX, y(yMax / 2)), to: Point(plot.maxX, y(yMax / 2)), width: style.u(1), t.border)
     for v in [0, yMax / 2, yMax] {
-      painter.draw(format(v), in: Rect(x: content.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2), size: labelSize, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
+      painter.draw(
+        format(v),
+        in: Rect(x: content.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2),
+        size: labelSize, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
     }
 
     // Guideline (burndown) from the committed total at the start of the first day.
@@ -103,8 +111,10 @@ public struct BurndownWidget: Widget {
       let label = (delta >= 0 ? "+" : "−") + format(abs(delta))
       let lw = painter.width(label, size: labelSize, bold: true) + style.u(8)
       let above = cy - r - labelSize * 1.5 > plot.minY
-      let box = Rect(x: cx - lw / 2, y: above ? cy - r - labelSize * 1.5 : cy + r + style.u(2), width: lw, height: labelSize * 1.4)
-      painter.draw(label, in: box, size: labelSize, color: ink, background: t.bg, align: .center, bold: true, canvas: &canvas)
+      let box = Rect(
+        x: cx - lw / 2, y: above ? cy - r - labelSize * 1.5 : cy + r + style.u(2), width: lw, height: labelSize * 1.4)
+      painter.draw(
+        label, in: box, size: labelSize, color: ink, background: t.bg, align: .center, bold: true, canvas: &canvas)
     }
 
     // Today.
@@ -119,7 +129,9 @@ public struct BurndownWidget: Widget {
     let every = Swift.max(1, Int((labelW / dayW).rounded(.up)))
     for (i, d) in b.days.enumerated() where i % every == 0 {
       let box = Rect(x: x(Double(i)), y: plot.maxY + style.u(4), width: dayW * Double(every), height: axisHeight)
-      painter.draw(i == 0 || d.day == 1 ? Clock.dayMonth(d) : "\(d.day)", in: box, size: labelSize, color: ink, background: t.bg, align: .left, tabular: true, canvas: &canvas)
+      painter.draw(
+        i == 0 || d.day == 1 ? Clock.dayMonth(d) : "\(d.day)", in: box, size: labelSize, color: ink, background: t.bg,
+        align: .left, tabular: true, canvas: &canvas)
     }
   }
 

@@ -1,5 +1,5 @@
-public import Raster
 public import Projections
+public import Raster
 
 /// One row per source: a status dot (live pulses gently), the name, its status and "12 s ago",
 /// and a reconnect countdown while waiting to retry.
@@ -44,13 +44,19 @@ public struct ConnectionsWidget: Widget {
       if let c = row.countdown { status += ", \(c)" }
       let right = "\(status) · \(row.age)"
       let rightW = Swift.min(line.width * 0.6, painter.width(right, size: size, tabular: true))
-      let nameBox = Rect(x: line.minX + 3 * r, y: line.minY, width: Swift.max(0, line.width - 3 * r - rightW - style.u(12)), height: line.height)
+      let nameBox = Rect(
+        x: line.minX + 3 * r, y: line.minY, width: Swift.max(0, line.width - 3 * r - rightW - style.u(12)),
+        height: line.height)
       painter.draw(row.name, in: nameBox, size: size, color: ink, background: t.bg, bold: true, canvas: &canvas)
-      painter.draw(right, in: Rect(x: line.maxX - rightW, y: line.minY, width: rightW, height: line.height), size: size, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
+      painter.draw(
+        right, in: Rect(x: line.maxX - rightW, y: line.minY, width: rightW, height: line.height), size: size,
+        color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
       // The last error under the row, when there is room.
       if let detail = row.detail, rowH >= size * 2.5, row.status != .live || detail.contains(":") {
         let small = style.size(.small)
-        painter.draw(detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 3 * r, height: small * 1.3), size: small, color: ink, background: t.bg, canvas: &canvas)
+        painter.draw(
+          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 3 * r, height: small * 1.3), size: small,
+          color: ink, background: t.bg, canvas: &canvas)
       }
     }
   }

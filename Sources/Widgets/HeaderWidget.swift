@@ -13,28 +13,51 @@ public struct HeaderWidget: Widget {
     let clockSize = style.size(.key)
     let clockWidth = painter.width("00:00", size: clockSize, bold: true, tabular: true) + style.u(12)
     let right = Rect(x: rect.maxX - clockWidth - pad, y: rect.minY, width: clockWidth, height: rect.height)
-    let left = Rect(x: rect.minX + pad, y: rect.minY, width: max(0, right.minX - rect.minX - 2 * pad), height: rect.height)
+    let left = Rect(
+      x: rect.minX + pad, y: rect.minY, width: max(0, right.minX - rect.minX - 2 * pad), height: rect.height)
 
-    // Left: title (and goal) above the dates line.
+    // Left: the title, then the goal when there is room, then the dates and days left (on one
+    // line when they fit, else on two when there is room).
     let titleSize = style.size(.large)
     let lineSize = style.size(.small)
-    let hasGoal = m.goal != nil && rect.height > style.u(100)
-    let rows = hasGoal ? 3.0 : 2.0
-    let rowH = rect.height / rows
-    var y = rect.minY
-    painter.draw(m.title, in: Rect(x: left.minX, y: y, width: left.width, height: rowH), size: titleSize, color: ink, background: t.bg, bold: true, canvas: &canvas)
-    y += rowH
-    if hasGoal, let goal = m.goal {
-      painter.draw(goal, in: Rect(x: left.minX, y: y, width: left.width, height: rowH), size: lineSize, color: ink, background: t.bg, canvas: &canvas)
-      y += rowH
+    let titleH = titleSize * 1.45
+    let lineH = lineSize * 1.5
+    var lines: [String] = []
+    let facts = [m.dates, m.daysLeft].filter { !$0.isEmpty }
+    let room = Int(((rect.height - titleH) / lineH).rounded(.down))
+    let oneLine = facts.joined(separator: "  ·  ")
+    if painter.width(oneLine, size: lineSize) <= left.width || facts.count < 2 {
+      lines = oneLine.isEmpty ? [] : [oneLine]
+    } else if room >= facts.count {
+      lines = facts
+    } else {
+      // One line of room: the days left matter more on a wall than the dates.
+      lines = [m.daysLeft]
     }
-    let facts = [m.dates, m.daysLeft].filter { !$0.isEmpty }.joined(separator: "  ·  ")
-    painter.draw(facts, in: Rect(x: left.minX, y: y, width: left.width, height: rowH), size: lineSize, color: ink, background: t.bg, canvas: &canvas)
+    if let goal = m.goal, room > lines.count { lines.insert(goal, at: 0) }
+    lines = Array(lines.prefix(Swift.max(0, room)))
+    let block = titleH + Double(lines.count) * lineH
+    var y = rect.minY + Swift.max(0, (rect.height - block) / 2)
+    painter.draw(
+      m.title, in: Rect(x: left.minX, y: y, width: left.width, height: titleH), size: titleSize, color: ink,
+      background: t.bg, bold: true, canvas: &canvas)
+    y += titleH
+    for line in lines {
+      painter.draw(
+        line, in: Rect(x: left.minX, y: y, width: left.width, height: lineH), size: lineSize, color: ink,
+        background: t.bg, canvas: &canvas)
+      y += lineH
+    }
 
     // Right: the clock and the day.
     let clockBox = Rect(x: right.minX, y: rect.minY, width: right.width, height: rect.height * 0.68)
-    painter.draw(m.clock, in: clockBox, size: min(clockSize, clockBox.height * 0.9), color: ink, background: t.bg, align: .right, bold: true, tabular: true, role: .key, canvas: &canvas)
-    let dayBox = Rect(x: right.minX - style.u(60), y: clockBox.maxY, width: right.width + style.u(60), height: rect.height - clockBox.height)
+    painter.draw(
+      m.clock, in: clockBox, size: style.keySize(fitting: clockBox.height * 0.9, preferred: clockSize), color: ink,
+      background: t.bg, align: .right,
+      bold: true, tabular: true, role: .key, canvas: &canvas)
+    let dayBox = Rect(
+      x: right.minX - style.u(60), y: clockBox.maxY, width: right.width + style.u(60),
+      height: rect.height - clockBox.height)
     painter.draw(m.day, in: dayBox, size: lineSize, color: ink, background: t.bg, align: .right, canvas: &canvas)
   }
 }

@@ -19,7 +19,7 @@ public struct NumbersWidget: Widget {
     let percent = frame.progress.percent
     return Model(items: [
       .init(value: format(remaining), label: unit),
-      .init(value: format(percent) + "%", label: "done"),
+      .init(value: "\(Int(percent.rounded()))%", label: "done"),
       .init(value: b.map { String($0.daysLeft) } ?? "–", label: "working days left"),
     ])
   }
@@ -37,9 +37,14 @@ public struct NumbersWidget: Widget {
         : Rect(x: rect.minX + Double(i) * rect.width / n, y: rect.minY, width: rect.width / n, height: rect.height)
       let labelSize = style.size(.title)
       let valueSize = Swift.max(style.size(.key), Swift.min(style.size(.huge) * 1.6, cell.height * 0.5))
-      let valueBox = Rect(x: cell.minX, y: cell.minY + cell.height * 0.12, width: cell.width, height: cell.height * 0.55)
-      painter.draw(item.value, in: valueBox, size: valueSize, color: ink, background: t.bg, align: .center, bold: true, tabular: true, role: .key, canvas: &canvas)
-      painter.draw(item.label, in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6), size: labelSize, color: ink, background: t.bg, align: .center, canvas: &canvas)
+      let valueBox = Rect(
+        x: cell.minX, y: cell.minY + cell.height * 0.12, width: cell.width, height: cell.height * 0.55)
+      painter.draw(
+        item.value, in: valueBox, size: valueSize, color: ink, background: t.bg, align: .center, bold: true,
+        tabular: true, role: .key, canvas: &canvas)
+      painter.draw(
+        item.label, in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6),
+        size: labelSize, color: ink, background: t.bg, align: .center, canvas: &canvas)
     }
   }
 

@@ -55,7 +55,8 @@ public struct Painter {
     }
     // Centre the face's ascender-to-descender box on the box's middle.
     let baseline = (box.midY + (m.ascender - m.descender) / 2).rounded()
-    text.draw(s, at: Point(x.rounded(), baseline), size: size, weight: weight, color: color, tabular: tabular, into: &canvas)
+    text.draw(
+      s, at: Point(x.rounded(), baseline), size: size, weight: weight, color: color, tabular: tabular, into: &canvas)
     if recording {
       records.append(
         Record(text: s, box: box, size: size, width: m.width, color: color, background: background, role: role))

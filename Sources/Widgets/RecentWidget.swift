@@ -13,7 +13,9 @@ public struct RecentWidget: Widget {
     let size = style.size(.body)
     let rowH = size * 1.7
     if rows.isEmpty {
-      painter.draw("Nothing yet", in: Rect(x: content.minX, y: content.minY, width: content.width, height: rowH), size: size, color: ink, background: t.bg, canvas: &canvas)
+      painter.draw(
+        "Nothing yet", in: Rect(x: content.minX, y: content.minY, width: content.width, height: rowH), size: size,
+        color: ink, background: t.bg, canvas: &canvas)
       return
     }
     for (i, row) in rows.enumerated() {
@@ -23,8 +25,14 @@ public struct RecentWidget: Widget {
       canvas.fillCircle(center: Point(content.minX + r, y + rowH / 2), radius: r, style.stateColor(row.to))
       let ageW = painter.width(row.age, size: size, tabular: true)
       let text = "\(row.featureId) → \(row.to)"
-      painter.draw(text, in: Rect(x: content.minX + 3 * r, y: y, width: Swift.max(0, content.width - 3 * r - ageW - style.u(12)), height: rowH), size: size, color: ink, background: t.bg, canvas: &canvas)
-      painter.draw(row.age, in: Rect(x: content.maxX - ageW, y: y, width: ageW, height: rowH), size: size, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
+      painter.draw(
+        text,
+        in: Rect(
+          x: content.minX + 3 * r, y: y, width: Swift.max(0, content.width - 3 * r - ageW - style.u(12)), height: rowH),
+        size: size, color: ink, background: t.bg, canvas: &canvas)
+      painter.draw(
+        row.age, in: Rect(x: content.maxX - ageW, y: y, width: ageW, height: rowH), size: size, color: ink,
+        background: t.bg, align: .right, tabular: true, canvas: &canvas)
     }
   }
 }

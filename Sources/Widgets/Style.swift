@@ -34,6 +34,14 @@ public struct Style: Sendable {
 
   public func size(_ s: TextSize) -> Double { s.rawValue * unit }
 
+  /// The smallest a key number may be: a little over 4 % of the frame height.
+  public var minimumKeySize: Double { frameHeight * 0.041 }
+
+  /// A key-number size that fits `height` where it can, but never below the minimum.
+  public func keySize(fitting height: Double, preferred: Double? = nil) -> Double {
+    Swift.max(minimumKeySize, Swift.min(preferred ?? size(.key), height))
+  }
+
   /// The colour for information text on `background`: `fg` or `fgBright`, whichever reads better.
   public func text(on background: RGBA) -> RGBA { ThemeCatalog.readableText(on: background, theme: theme) }
 

@@ -12,7 +12,8 @@ public struct TalliesWidget: Widget {
     let t = style.theme
     let ink = style.text(on: t.bg)
     let total = tallies.reduce(0) { $0 + $1.count }
-    let content = Card.draw(title: "Workflow · \(total) features", in: rect, style: style, painter: &painter, canvas: &canvas)
+    let content = Card.draw(
+      title: "Workflow · \(total) features", in: rect, style: style, painter: &painter, canvas: &canvas)
     guard !tallies.isEmpty, content.height > 4 else { return }
     let rowH = content.height / Double(tallies.count)
     let size = Swift.min(style.size(.body), Swift.max(style.size(.small), rowH * 0.62))
@@ -28,9 +29,13 @@ public struct TalliesWidget: Widget {
       let muted = tally.count == 0
       // Swatch, so colour and label always travel together.
       let sw = Swift.min(rowH * 0.5, style.u(16))
-      canvas.fillRoundedRect(Rect(x: row.minX, y: row.midY - sw / 2, width: sw, height: sw), radius: sw / 4, muted ? color.withAlpha(0.35) : color)
+      canvas.fillRoundedRect(
+        Rect(x: row.minX, y: row.midY - sw / 2, width: sw, height: sw), radius: sw / 4,
+        muted ? color.withAlpha(0.35) : color)
       let label = tally.known ? tally.label : "\(tally.state) (unknown)"
-      painter.draw(label, in: Rect(x: row.minX + sw + style.u(8), y: y, width: labelW - sw - style.u(8), height: rowH), size: size, color: ink, background: t.bg, canvas: &canvas)
+      painter.draw(
+        label, in: Rect(x: row.minX + sw + style.u(8), y: y, width: labelW - sw - style.u(8), height: rowH), size: size,
+        color: ink, background: t.bg, canvas: &canvas)
       // Bar.
       let barH = Swift.max(2, rowH * 0.42)
       let track = Rect(x: barX, y: row.midY - barH / 2, width: barW, height: barH)
@@ -39,9 +44,12 @@ public struct TalliesWidget: Widget {
         let w = Swift.max(barH, barW * Double(tally.count) / Double(maxCount))
         canvas.fillRoundedRect(Rect(x: track.minX, y: track.minY, width: w, height: barH), radius: barH / 2, color)
       }
-      let points = tally.points == tally.points.rounded() ? String(Int(tally.points)) : String((tally.points * 10).rounded() / 10)
+      let points =
+        tally.points == tally.points.rounded() ? String(Int(tally.points)) : String((tally.points * 10).rounded() / 10)
       let numbers = "\(tally.count) · \(points) pt"
-      painter.draw(numbers, in: Rect(x: content.maxX - numbersW, y: y, width: numbersW, height: rowH), size: size, color: ink, background: t.bg, align: .right, bold: !muted, tabular: true, canvas: &canvas)
+      painter.draw(
+        numbers, in: Rect(x: content.maxX - numbersW, y: y, width: numbersW, height: rowH), size: size, color: ink,
+        background: t.bg, align: .right, bold: !muted, tabular: true, canvas: &canvas)
     }
   }
 }

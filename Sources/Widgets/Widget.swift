@@ -40,9 +40,12 @@ enum Card {
     canvas.strokeRoundedRect(rect, radius: style.radius, width: max(1, style.u(2)), t.border)
     let pad = style.u(18)
     let titleSize = style.size(.body)
-    let titleBox = Rect(x: rect.minX + pad, y: rect.minY + pad * 0.6, width: rect.width - 2 * pad, height: titleSize * 1.4)
+    let titleBox = Rect(
+      x: rect.minX + pad, y: rect.minY + pad * 0.6, width: rect.width - 2 * pad, height: titleSize * 1.4)
     if !title.isEmpty {
-      painter.draw(title, in: titleBox, size: titleSize, color: style.text(on: t.bg), background: t.bg, bold: true, canvas: &canvas)
+      painter.draw(
+        title, in: titleBox, size: titleSize, color: style.text(on: t.bg), background: t.bg, bold: true, canvas: &canvas
+      )
     }
     let top = title.isEmpty ? rect.minY + pad : titleBox.maxY + pad * 0.4
     return Rect(x: rect.minX + pad, y: top, width: rect.width - 2 * pad, height: max(0, rect.maxY - pad - top))

@@ -1,8 +1,8 @@
 import Foundation
 import Layout
 import Raster
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Layout files")
 struct LayoutParserTests {
@@ -35,7 +35,8 @@ struct LayoutParserTests {
   }
 
   @Test func pagesWithDurations() throws {
-    let l = try Self.parse("""
+    let l = try Self.parse(
+      """
       name = p
       description = pages
       grid = 2 x 2
@@ -51,19 +52,40 @@ struct LayoutParserTests {
 
   @Test(arguments: [
     ("name = t\ndescription = d\ngrid = 4 x 2\nclock 0 0 1 1", "t.layout:4: unknown widget \"clock\""),
-    ("name = t\ndescription = d\ngrid = 4 x 2\nheader 3 0 2 1", "t.layout:4: header: cells 3…4 × 0…0 fall outside the 4 x 2 grid"),
-    ("name = t\ndescription = d\ngrid = 4 x 2\nheader 0 0 2 1\ntallies 1 0 2 1", "t.layout:5: tallies overlaps header declared on line 4"),
-    ("name = t\ndescription = d\ngrid = 4 x 2\nburndown 0 0 2 1 mode=pie", "t.layout:4: burndown: mode: \"pie\" is not one of burndown, burnup"),
-    ("name = t\ndescription = d\ngrid = 4 x 2\ntallies 0 0 2 1 size=big", "t.layout:4: tallies: unknown option \"size\" (it takes none)"),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\nheader 3 0 2 1",
+      "t.layout:4: header: cells 3…4 × 0…0 fall outside the 4 x 2 grid"
+    ),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\nheader 0 0 2 1\ntallies 1 0 2 1",
+      "t.layout:5: tallies overlaps header declared on line 4"
+    ),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\nburndown 0 0 2 1 mode=pie",
+      "t.layout:4: burndown: mode: \"pie\" is not one of burndown, burnup"
+    ),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\ntallies 0 0 2 1 size=big",
+      "t.layout:4: tallies: unknown option \"size\" (it takes none)"
+    ),
     ("name = t\ndescription = d\ngrid = 0 x 2", "t.layout:3: grid: \"0 x 2\" is not COLUMNS x ROWS"),
     ("name = t\ndescription = d\ngrid = 4 x 2\ncolour = red", "t.layout:4: unknown setting \"colour\""),
     ("name = t\nname = u", "t.layout:2: name: set twice"),
     ("description = d\ngrid = 4 x 2\nheader 0 0 1 1", "t.layout: name: missing"),
     ("name = t\ndescription = d\ngrid = 4 x 2", "t.layout: no widgets"),
     ("name = t\ndescription = d\nheader 0 0 1 1", "t.layout:3: the grid must be set before the first widget"),
-    ("name = t\ndescription = d\ngrid = 4 x 2\nheader 0 0 x 1", "t.layout:4: header: COLUMN ROW WIDTH HEIGHT must be whole numbers"),
-    ("name = t\ndescription = d\ngrid = 4 x 2\npage a\nduration = 0\nheader 0 0 1 1", "t.layout:5: duration: \"0\" is not a number of seconds"),
-    ("name = t\ndescription = d\ngrid = 4 x 2\npage a\nheader 0 0 1 1\npage a", "t.layout:6: page \"a\" is declared twice"),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\nheader 0 0 x 1",
+      "t.layout:4: header: COLUMN ROW WIDTH HEIGHT must be whole numbers"
+    ),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\npage a\nduration = 0\nheader 0 0 1 1",
+      "t.layout:5: duration: \"0\" is not a number of seconds"
+    ),
+    (
+      "name = t\ndescription = d\ngrid = 4 x 2\npage a\nheader 0 0 1 1\npage a",
+      "t.layout:6: page \"a\" is declared twice"
+    ),
     ("name = t\ndescription = d\ngrid = 4 x 2\npage a\npage b\nheader 0 0 1 1", "t.layout: page \"a\" has no widgets"),
   ])
   func errorsNameTheFileAndLine(text: String, message: String) {
@@ -106,7 +128,8 @@ struct LayoutParserTests {
       #expect(l.name + ".layout" == file)
       for page in l.pages.indices {
         for (p, r) in l.frames(page: page, width: width, height: height) {
-          #expect(r.minX >= 0 && r.minY >= 0 && r.maxX <= Double(width) && r.maxY <= Double(height), "\(file) \(p.kind)")
+          #expect(
+            r.minX >= 0 && r.minY >= 0 && r.maxX <= Double(width) && r.maxY <= Double(height), "\(file) \(p.kind)")
           #expect(r.width > 20 && r.height > 20, "\(file) \(p.kind) at \(width)x\(height)")
         }
       }

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WallboardCLI
 
 /// `wallboard snapshot` in every theme, read back by an independent decoder (Pillow).
 @Suite("Snapshots")
 struct SnapshotTests {
   static var themes: [(id: String, bg: String)] {
-    let tsv = (try? String(contentsOf: Paths.shared.appendingPathComponent("reference/themes.tsv"), encoding: .utf8)) ?? ""
+    let tsv =
+      (try? String(contentsOf: Paths.shared.appendingPathComponent("reference/themes.tsv"), encoding: .utf8)) ?? ""
     return tsv.split(separator: "\n").dropFirst().map { line in
       let f = line.split(separator: "\t", omittingEmptySubsequences: false)
       return (String(f[0]), String(f[4]))
@@ -52,10 +53,13 @@ struct SnapshotTests {
 
   @Test func snapshotErrors() {
     #expect(Captured.run(["snapshot"]).code == 2)
-    #expect(Captured.run(["snapshot", "--out", "/tmp/x.png", "--theme", "neon"]).err.contains("--theme: \"neon\" is not one of orchestra"))
+    #expect(
+      Captured.run(["snapshot", "--out", "/tmp/x.png", "--theme", "neon"]).err.contains(
+        "--theme: \"neon\" is not one of orchestra"))
     #expect(Captured.run(["snapshot", "--out", "/tmp/x.png", "--layout", "kiosk"]).code == 2)
     let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).layout")
-    try? "name = b\ndescription = b\ngrid = 2 x 2\nheader 0 0 3 1\n".write(to: broken, atomically: true, encoding: .utf8)
+    try? "name = b\ndescription = b\ngrid = 2 x 2\nheader 0 0 3 1\n".write(
+      to: broken, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: broken) }
     let r = Captured.run(["snapshot", "--out", "/tmp/x.png", "--layout", broken.path])
     #expect(r.code == 3)

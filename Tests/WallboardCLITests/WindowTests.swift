@@ -1,13 +1,14 @@
-import Foundation
-@_spi(Testing) import SDLDisplay
-import Raster
-import Testing
-import TestSupport
-import Widgets
-import Glyphs
-import Themes
 import EventSources
+import Foundation
+import Glyphs
+import Layout
+import Raster
+@_spi(Testing) import SDLDisplay
+import TestSupport
+import Testing
+import Themes
 import WallboardCore
+import Widgets
 
 /// The board in a real SDL window (the dummy video driver), read back from the window.
 @Suite("The board in a window", .serialized)
@@ -22,19 +23,24 @@ struct WindowTests {
     var renderer = BoardRenderer(layout: layout, painter: Painter(text: text))
     let at = Make.t("2026-11-11T15:00:00Z")
     var state = BoardState()
-    for i in SimSource.inputs(team: SimulatedTeam(seed: 1), origin: "sim", through: at) { Reducer.reduce(into: &state, i) }
+    for i in SimSource.inputs(team: SimulatedTeam(seed: 1), origin: "sim", through: at) {
+      Reducer.reduce(into: &state, i)
+    }
     let window = try SDLWindow(title: "Wallboard test", size: (960, 540))
     let size = window.pixelSize
     let style = Style(
       theme: catalog.theme(id: "orchestra")!, catalog: catalog, variant: catalog.variant(named: "default")!,
       unit: Double(size.height) / 1080, frameHeight: Double(size.height))
     var canvas = Canvas(width: size.width, height: size.height, background: style.theme.bg)
-    let dirty = renderer.render(FrameModel(state: state, at: at, now: at, zone: .utc, unit: .auto), style: style, into: &canvas)
+    let dirty = renderer.render(
+      FrameModel(state: state, at: at, now: at, zone: .utc, unit: .auto), style: style, into: &canvas)
     try window.present(canvas, rects: dirty)
     let back = try window.readPixels()
     #expect(back.width == canvas.width && back.height == canvas.height)
     var differing = 0
-    for y in 0..<canvas.height { for x in 0..<canvas.width where back.pixel(x, y) != canvas.pixel(x, y) { differing += 1 } }
+    for y in 0..<canvas.height {
+      for x in 0..<canvas.width where back.pixel(x, y) != canvas.pixel(x, y) { differing += 1 }
+    }
     #expect(differing == 0)
     // And it is a board, not a blank: the accent-coloured burndown line is there.
     let accent = style.theme.accent
@@ -44,10 +50,9 @@ struct WindowTests {
   }
 }
 
-import Layout
-
 enum LayoutParserShim {
   static func parse(_ url: URL) throws -> LayoutFile {
-    try LayoutParser.parse(String(contentsOf: url, encoding: .utf8), file: url.path, vocabulary: WidgetRegistry.vocabulary)
+    try LayoutParser.parse(
+      String(contentsOf: url, encoding: .utf8), file: url.path, vocabulary: WidgetRegistry.vocabulary)
   }
 }

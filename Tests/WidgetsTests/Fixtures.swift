@@ -29,14 +29,18 @@ enum Fixtures {
   static let state: BoardState = {
     var s = BoardState()
     for i in SimSource.inputs(team: SimulatedTeam(seed: 1), origin: "sim", through: at) { Reducer.reduce(into: &s, i) }
-    Reducer.reduce(into: &s, .connection(origin: "orchestra://build-server:50101", status: .live, at: Make.t("2026-11-11T14:02:00Z"), detail: nil))
+    Reducer.reduce(
+      into: &s,
+      .connection(
+        origin: "orchestra://build-server:50101", status: .live, at: Make.t("2026-11-11T14:02:00Z"), detail: nil))
     return s
   }()
 
   static func frame(banner: Bool = false) -> FrameModel {
     var state = self.state
     if !banner {
-      Reducer.reduce(into: &state, .connection(origin: "orchestra://build-server:50101", status: .live, at: at, detail: nil))
+      Reducer.reduce(
+        into: &state, .connection(origin: "orchestra://build-server:50101", status: .live, at: at, detail: nil))
     }
     return FrameModel(state: state, at: at, now: at, zone: .utc, unit: .auto)
   }
@@ -56,7 +60,8 @@ enum Fixtures {
 
   static func bundled(_ name: String) throws -> LayoutFile {
     let url = Paths.repoRoot.appendingPathComponent("Layouts/\(name).layout")
-    return try LayoutParser.parse(String(contentsOf: url, encoding: .utf8), file: url.path, vocabulary: WidgetRegistry.vocabulary)
+    return try LayoutParser.parse(
+      String(contentsOf: url, encoding: .utf8), file: url.path, vocabulary: WidgetRegistry.vocabulary)
   }
 
   static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")

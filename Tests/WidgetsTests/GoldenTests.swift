@@ -1,8 +1,8 @@
 import Foundation
 import Layout
 import Raster
-import Testing
 import TestSupport
+import Testing
 import Widgets
 
 /// Every widget at two sizes in three themes (one light), and every bundled layout at three

@@ -1,13 +1,15 @@
 import Raster
-import Testing
 import TestSupport
+import Testing
 import Themes
 import Widgets
 
 /// The reading-distance rules of design-tokens.md, checked on everything the widgets draw.
 @Suite("Legibility")
 struct LegibilityTests {
-  static func records(layout: String, theme: String, width: Int, height: Int, banner: Bool = true) throws -> [Painter.Record] {
+  static func records(
+    layout: String, theme: String, width: Int, height: Int, banner: Bool = true
+  ) throws -> [Painter.Record] {
     var painter = Painter(text: Fixtures.text())
     painter.recording = true
     var renderer = BoardRenderer(layout: try Fixtures.bundled(layout), painter: painter)
@@ -29,7 +31,9 @@ struct LegibilityTests {
         let ratio = RGBA.contrastRatio(r.color, r.background)
         #expect(ratio >= 4.5, "\(theme) \(layout): \"\(r.text)\" at \(ratio):1")
         #expect(r.size >= 0.016 * 1080, "\(theme) \(layout): \"\(r.text)\" is \(r.size) px")
-        if r.role == .key { #expect(r.size >= 0.04 * 1080, "\(theme) \(layout): key number \"\(r.text)\" is \(r.size) px") }
+        if r.role == .key {
+          #expect(r.size >= 0.04 * 1080, "\(theme) \(layout): key number \"\(r.text)\" is \(r.size) px")
+        }
       }
       #expect(records.contains { $0.role == .key })
     }
@@ -41,7 +45,8 @@ struct LegibilityTests {
     let records = try Self.records(layout: layout, theme: "orchestra", width: w, height: h)
     for r in records {
       #expect(r.width <= r.box.width + 0.5, "\(layout): \"\(r.text)\" is \(r.width) wide in a box of \(r.box.width)")
-      #expect(r.size <= r.box.height * 1.25 + 0.5, "\(layout): \"\(r.text)\" at \(r.size) px in a box \(r.box.height) high")
+      #expect(
+        r.size <= r.box.height * 1.25 + 0.5, "\(layout): \"\(r.text)\" at \(r.size) px in a box \(r.box.height) high")
       #expect(r.size >= 0.016 * Double(h), "\(layout): \"\(r.text)\" is \(r.size) px")
     }
   }

@@ -1,6 +1,6 @@
 import Raster
-import Testing
 import TestSupport
+import Testing
 import WallboardCore
 import Widgets
 
@@ -20,9 +20,12 @@ struct RendererTests {
     // One more status change: tallies, progress, recent and the burndown change; the header
     // and connections do not.
     var state = Fixtures.state
-    Reducer.reduce(into: &state, .connection(origin: "orchestra://build-server:50101", status: .live, at: Fixtures.at, detail: nil))
+    Reducer.reduce(
+      into: &state, .connection(origin: "orchestra://build-server:50101", status: .live, at: Fixtures.at, detail: nil))
     let id = state.features.values.first { $0.status == "in-review" || $0.status == "in-progress" }!.id
-    Reducer.reduce(into: &state, Event(origin: "sim", time: Fixtures.at, body: .featureUpdated(FeaturePatch(id: id, status: "done"))))
+    Reducer.reduce(
+      into: &state, Event(origin: "sim", time: Fixtures.at, body: .featureUpdated(FeaturePatch(id: id, status: "done")))
+    )
     let next = FrameModel(state: state, at: Fixtures.at, now: Fixtures.at, zone: .utc, unit: .auto)
     let dirty = renderer.render(next, style: style, into: &canvas)
     #expect(!dirty.isEmpty)
