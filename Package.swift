@@ -92,7 +92,7 @@ let package = Package(
       dependencies: [
         "Widgets", "WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout", "PNG", "TestSupport",
       ],
-      swiftSettings: strict),
+      exclude: ["Goldens"], swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests",
       dependencies: [

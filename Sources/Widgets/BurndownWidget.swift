@@ -129,8 +129,11 @@ public struct BurndownWidget: Widget {
     let every = Swift.max(1, Int((labelW / dayW).rounded(.up)))
     for (i, d) in b.days.enumerated() where i % every == 0 {
       let box = Rect(x: x(Double(i)), y: plot.maxY + style.u(4), width: dayW * Double(every), height: axisHeight)
+      // The month joins the day number on the first day and on the 1st, when there is room.
+      let long = Clock.dayMonth(d)
+      let withMonth = (i == 0 || d.day == 1) && painter.width(long, size: labelSize, tabular: true) <= box.width
       painter.draw(
-        i == 0 || d.day == 1 ? Clock.dayMonth(d) : "\(d.day)", in: box, size: labelSize, color: ink, background: t.bg,
+        withMonth ? long : "\(d.day)", in: box, size: labelSize, color: ink, background: t.bg,
         align: .left, tabular: true, canvas: &canvas)
     }
   }

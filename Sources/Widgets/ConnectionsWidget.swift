@@ -31,7 +31,7 @@ public struct ConnectionsWidget: Widget {
       guard y + size <= content.maxY + 1 else { break }
       let line = Rect(x: content.minX, y: y, width: content.width, height: Swift.min(rowH, size * 1.6))
       let r = size * 0.32
-      let dot = Point(line.minX + r, line.midY)
+      let dot = Point(line.minX + 1.8 * r, line.midY)
       let color = dotColor(row.status, style)
       if row.status == .live {
         // The pulse: a soft halo every other second.
@@ -45,7 +45,7 @@ public struct ConnectionsWidget: Widget {
       let right = "\(status) · \(row.age)"
       let rightW = Swift.min(line.width * 0.6, painter.width(right, size: size, tabular: true))
       let nameBox = Rect(
-        x: line.minX + 3 * r, y: line.minY, width: Swift.max(0, line.width - 3 * r - rightW - style.u(12)),
+        x: line.minX + 4.2 * r, y: line.minY, width: Swift.max(0, line.width - 4.2 * r - rightW - style.u(12)),
         height: line.height)
       painter.draw(row.name, in: nameBox, size: size, color: ink, background: t.bg, bold: true, canvas: &canvas)
       painter.draw(
@@ -55,7 +55,7 @@ public struct ConnectionsWidget: Widget {
       if let detail = row.detail, rowH >= size * 2.5, row.status != .live || detail.contains(":") {
         let small = style.size(.small)
         painter.draw(
-          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 3 * r, height: small * 1.3), size: small,
+          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 4.2 * r, height: small * 1.3), size: small,
           color: ink, background: t.bg, canvas: &canvas)
       }
     }
