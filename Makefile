@@ -53,6 +53,8 @@ format:
 bench: deps
 	$(SWIFT) build -c release --product wallboard-bench $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" $(BENCH_ARGS)
+	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
+	scripts/idle-cpu.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" 20
 
 # Regenerates the README's screenshot with the product itself.
 screenshots: deps

@@ -60,7 +60,9 @@ let package = Package(
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
     .executableTarget(
       name: "wallboard-bench",
-      dependencies: ["WallboardCore", "Projections", "Wire", "EventSources"],
+      dependencies: [
+        "WallboardCore", "Projections", "Wire", "EventSources", "Raster", "Glyphs", "Themes", "Layout", "Widgets",
+      ],
       swiftSettings: strict),
 
     .target(

@@ -55,7 +55,8 @@ public struct ConnectionsWidget: Widget {
       if let detail = row.detail, rowH >= size * 2.5, row.status != .live || detail.contains(":") {
         let small = style.size(.small)
         painter.draw(
-          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 4.2 * r, height: small * 1.3), size: small,
+          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 4.2 * r, height: small * 1.3),
+          size: small,
           color: ink, background: t.bg, canvas: &canvas)
       }
     }

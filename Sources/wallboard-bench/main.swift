@@ -2,8 +2,13 @@
 // Each case runs a few times; the best run is reported (the least disturbed by the machine).
 import EventSources
 import Foundation
+import Glyphs
+import Layout
 import Projections
+import Raster
+import Themes
 import WallboardCore
+import Widgets
 import Wire
 
 struct Result {
@@ -112,6 +117,69 @@ let projections = measure("projections: burndown + tallies, 500 features", count
   }
 }
 
+// 4. Rendering the `wall` layout on the simulated team.
+let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
+let catalog = try! ThemeCatalog.load(directory: root + "/assets/themes")
+let textRenderer = try! TextRenderer(fontsDirectory: root + "/assets/fonts")
+let wall = try! LayoutParser.parse(
+  String(contentsOfFile: root + "/Layouts/wall.layout", encoding: .utf8), file: "wall.layout",
+  vocabulary: WidgetRegistry.vocabulary)
+let simAt = try! Instant(rfc3339: "2026-11-11T15:00:00Z")
+var simState = BoardState()
+for i in SimSource.inputs(team: SimulatedTeam(seed: 1), origin: "sim", through: simAt) {
+  Reducer.reduce(into: &simState, i)
+}
+let simFrame = FrameModel(state: simState, at: simAt, now: simAt, zone: .utc, unit: .auto)
+let nextSecond = FrameModel(state: simState, at: simAt, now: simAt.adding(seconds: 1), zone: .utc, unit: .auto)
+
+@MainActor func style(height: Int) -> Style {
+  Style(
+    theme: catalog.theme(id: "orchestra")!, catalog: catalog, variant: catalog.variant(named: "default")!,
+    unit: Double(height) / 1080, frameHeight: Double(height))
+}
+
+@MainActor func fullFrame(_ w: Int, _ h: Int, frames: Int) -> () -> Void {
+  var renderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
+  var canvas = Canvas(width: w, height: h)
+  let st = style(height: h)
+  renderer.render(simFrame, style: st, into: &canvas)  // warm the glyph cache
+  return {
+    for _ in 0..<frames {
+      renderer.invalidate()
+      sink &+= renderer.render(simFrame, style: st, into: &canvas).count
+    }
+  }
+}
+let frames = 20
+let render1080 = measure(
+  "render wall 1920x1080, full frame", count: frames, goal: nil, fullFrame(1920, 1080, frames: frames))
+let render4K = measure(
+  "render wall 3840x2160, full frame", count: frames, goal: nil, fullFrame(3840, 2160, frames: frames))
+
+// One widget changed: a second passes and only the connections' "s ago" moves.
+var tickRenderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
+var tickCanvas = Canvas(width: 1920, height: 1080)
+let tickStyle = style(height: 1080)
+tickRenderer.render(simFrame, style: tickStyle, into: &tickCanvas)
+var flip = false
+var changedWidgets = 0
+let oneWidget = measure("render wall 1920x1080, one widget changed", count: frames, goal: nil) {
+  for _ in 0..<frames {
+    flip.toggle()
+    let dirty = tickRenderer.render(flip ? nextSecond : simFrame, style: tickStyle, into: &tickCanvas)
+    changedWidgets = dirty.count
+  }
+}
+var floorCanvas = Canvas(width: 1920, height: 1080)
+let floorFill = measure("fill 1920x1080 with one colour (the floor)", count: frames, goal: nil) {
+  for i in 0..<frames { floorCanvas.fill(floorCanvas.bounds, RGBA(r: UInt8(i), g: 0, b: 0)) }
+}
+let frameModel = measure("frame model: projections for one frame", count: frames, goal: nil) {
+  for _ in 0..<frames {
+    sink &+= FrameModel(state: simState, at: simAt, now: simAt, zone: .utc, unit: .auto).tallies.count
+  }
+}
+
 print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
 for r in [reducer, jsonl, projections] {
@@ -124,6 +192,18 @@ for r in [reducer, jsonl, projections] {
     "\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(rate)  (\(r.count) in \(String(format: "%.3f", r.seconds)) s)\(goal)"
   )
 }
+print("")
+for (r, goalMs) in [(render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil)]
+  as [(Result, Double?)]
+{
+  let ms = r.seconds / Double(r.count) * 1000
+  let goal =
+    goalMs.map { g in
+      ms <= g ? String(format: "  goal ≤ %.0f ms: met", g) : String(format: "  goal ≤ %.0f ms: MISSED", g)
+    } ?? ""
+  print("\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%9.3f ms", ms))\(goal)")
+}
+print("(the one-widget frame redrew \(changedWidgets) rectangle(s))")
 print("")
 print("peak resident memory: \(peakRSSKiB() / 1024) MiB (including the pre-built inputs)")
 if sink == 42 { print("") }
