@@ -93,7 +93,8 @@ let package = Package(
       name: "WidgetsTests",
       dependencies: [
         "Widgets", "WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout", "PNG", "TestSupport",
-      , "EventSources"],
+        "EventSources",
+      ],
       exclude: ["Goldens"], swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests",
