@@ -51,5 +51,10 @@ public struct Style: Sendable {
 
   public var semantic: SemanticColors { catalog.semantic }
 
+  /// Card corner radius: the variant's medium radius.
   public var radius: Double { u(variant.radiusMd) }
+
+  /// Padding inside a card: 18 units in the default variant, scaled by the variant's top-bar
+  /// height (compact is tighter, modern roomier).
+  public var padding: Double { u(18 * variant.topBarHeight / 44) }
 }

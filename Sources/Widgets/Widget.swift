@@ -38,7 +38,7 @@ enum Card {
   ) -> Rect {
     let t = style.theme
     canvas.strokeRoundedRect(rect, radius: style.radius, width: max(1, style.u(2)), t.border)
-    let pad = style.u(18)
+    let pad = style.padding
     let titleSize = style.size(.body)
     let titleBox = Rect(
       x: rect.minX + pad, y: rect.minY + pad * 0.6, width: rect.width - 2 * pad, height: titleSize * 1.4)

@@ -52,4 +52,19 @@ struct RendererTests {
     renderer.render(Fixtures.frame(banner: false), style: style, into: &canvas)
     #expect(canvas.pixel(2, 1078) == style.theme.bg)
   }
+
+  @Test func variantsChangeSpacingAndRadii() throws {
+    var canvases: [String: Canvas] = [:]
+    for name in ["default", "compact", "modern"] {
+      var renderer = BoardRenderer(layout: try Fixtures.single("tallies"), painter: Painter(text: Fixtures.text()))
+      var style = Fixtures.style("orchestra", height: 1080)
+      style.variant = Fixtures.catalog.variant(named: name)!
+      var canvas = Canvas(width: 600, height: 500, background: style.theme.bg)
+      renderer.render(Fixtures.frame(), style: style, into: &canvas)
+      canvases[name] = canvas
+    }
+    #expect(canvases["default"]!.pixels != canvases["compact"]!.pixels)
+    #expect(canvases["default"]!.pixels != canvases["modern"]!.pixels)
+    #expect(Fixtures.style("orchestra", height: 1080).padding == 18)
+  }
 }
