@@ -47,6 +47,12 @@ let package = Package(
       swiftSettings: strict),
     // The SDL2 window.
     .target(name: "SDLDisplay", dependencies: ["Raster", "CSDL2"], swiftSettings: strict),
+    // The Linux framebuffer header and the syscalls it needs.
+    .systemLibrary(name: "CFramebuffer"),
+    // The Linux framebuffer, through a syscall seam.
+    .target(name: "FramebufferDisplay", dependencies: ["Raster", "CFramebuffer"], swiftSettings: strict),
+    // The board as 24-bit-colour half-block characters in a terminal.
+    .target(name: "TerminalDisplay", dependencies: ["Raster"], swiftSettings: strict),
     // The 25 Orchestra themes, read from data files under assets/.
     .target(name: "Themes", dependencies: ["Raster"], swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
@@ -54,7 +60,7 @@ let package = Package(
       name: "WallboardCLI",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
-        "Layout", "Widgets", "SDLDisplay",
+        "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -96,6 +102,12 @@ let package = Package(
         "EventSources",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
+    .testTarget(
+      name: "FramebufferDisplayTests", dependencies: ["FramebufferDisplay", "Raster", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "TerminalDisplayTests", dependencies: ["TerminalDisplay", "Raster", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests",
       dependencies: [

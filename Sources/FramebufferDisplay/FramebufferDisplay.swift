@@ -1,0 +1,1 @@
+// FramebufferDisplay (placeholder until it lands)

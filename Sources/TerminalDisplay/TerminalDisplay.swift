@@ -1,0 +1,1 @@
+// TerminalDisplay (placeholder until it lands)
