@@ -7,7 +7,7 @@ BUILD_FLAGS ?=
 # Debian packages the build links or the tests use.
 DEB_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
 # PyPI packages the tests use.
-PIP_PACKAGES := pillow
+PIP_PACKAGES := pillow protobuf grpcio-tools
 PREFIX ?= /usr/local
 
 .PHONY: all deps build release run test lint format bench screenshots clean
@@ -24,8 +24,8 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
-	@# Python packages the tests use: Pillow, an independent PNG decoder.
-	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet $(PIP_PACKAGES)
+	@# Python packages the tests use: Pillow (an independent PNG decoder), protobuf and grpcio-tools (the Orchestra test peer).
+	@python3 -c "import PIL, google.protobuf, grpc_tools" 2>/dev/null || python3 -m pip install --quiet $(PIP_PACKAGES)
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
