@@ -51,6 +51,8 @@ let package = Package(
     .systemLibrary(name: "CFramebuffer"),
     // The Linux framebuffer, through a syscall seam.
     .target(name: "FramebufferDisplay", dependencies: ["Raster", "CFramebuffer"], swiftSettings: strict),
+    // What a display on a wall needs: the night schedule, burn-in protection, page turns.
+    .target(name: "Kiosk", dependencies: ["WallboardCore", "Projections", "Raster"], swiftSettings: strict),
     // The board as 24-bit-colour half-block characters in a terminal.
     .target(name: "TerminalDisplay", dependencies: ["Raster"], swiftSettings: strict),
     // The 25 Orchestra themes, read from data files under assets/.
@@ -60,7 +62,7 @@ let package = Package(
       name: "WallboardCLI",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
-        "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay",
+        "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay", "Kiosk",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -107,6 +109,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "TerminalDisplayTests", dependencies: ["TerminalDisplay", "Raster", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "KioskTests", dependencies: ["Kiosk", "WallboardCore", "Projections", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests",

@@ -1,4 +1,5 @@
 internal import EventSources
+internal import Foundation
 internal import Projections
 public import WallboardCore
 
@@ -22,16 +23,39 @@ public struct FiniteLoad: Sendable {
         let until = options.at ?? team.defaultNow
         present = max(present ?? until, until)
         inputs = SimSource.inputs(team: team, origin: spec.name, through: until)
+      case .jsonl(let path) where path == "-":
+        continue
       case .jsonl(let path):
         do {
           inputs = try JSONLinesReader.readAll(path: path, origin: spec.name, receivedAt: now)
         } catch {
           throw .badInput("cannot read events: \(error)")
         }
-      case .orchestra, .orchestraDB, .replay:
-        throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl)")
+      case .orchestra:
+        continue
+      case .orchestraDB, .replay:
+        throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl, orchestra)")
       }
       for input in inputs { Reducer.reduce(into: &state, input) }
+    }
+    // Live sources: followed until nothing new for --settle seconds, or --wait at most.
+    if SourceSet.hasLive(options.effectiveSources) {
+      let inbox = Inbox()
+      let live = try SourceSet.start(options.effectiveSources, inbox: inbox, liveOnly: true)
+      let started = Date()
+      while true {
+        inbox.wait(timeout: 0.05)
+        for input in inbox.take() { Reducer.reduce(into: &state, input) }
+        let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, started))
+        if quiet >= options.settle || Date().timeIntervalSince(started) >= options.wait { break }
+      }
+      live.stop()
+      // Events still in flight count; the sources' own "stopped" does not: the output says
+      // each source's status as it was.
+      for input in inbox.take() {
+        if case .connection = input { continue }
+        Reducer.reduce(into: &state, input)
+      }
     }
     let at = options.at ?? present ?? state.lastEventTime ?? now
     return FiniteLoad(state: state, at: at)

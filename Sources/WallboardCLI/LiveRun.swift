@@ -16,10 +16,11 @@ struct LiveRun {
 
   func run() throws(CLIError) {
     let inbox = Inbox()
-    let sources = try startSources(inbox)
-    defer { sources.forEach { $0.stop() } }
+    let sources = try SourceSet.start(options.effectiveSources, inbox: inbox)
+    defer { sources.stop() }
     let zone = options.timeZone ?? .current
-    let clock = BoardClock(sims: sources, allSimulated: sources.count == options.effectiveSources.count, now: now)
+    let clock = BoardClock(
+      sims: sources.sims, allSimulated: sources.sims.count == options.effectiveSources.count, now: now)
 
     let display = try Displays.open(options, environment: environment, console: console)
     if case .text = display.kind {
@@ -76,7 +77,9 @@ struct LiveRun {
       let sinceFrame = Date().timeIntervalSince(lastFrame)
       if (stateChanged && sinceFrame >= 1.0 / 30) || sinceFrame >= 1 {
         let wall = now()
-        let frame = FrameModel(state: state, at: clock.boardTime(), now: wall, zone: zone, unit: options.unit)
+        let frame = FrameModel(
+          state: state, at: clock.boardTime(), now: wall, zone: zone, unit: options.unit,
+          reconnectAt: sources.reconnectAt)
         let dirty = scene.draw(frame, into: &canvas)
         if !dirty.isEmpty { try display.show(canvas, dirty: dirty) }
         lastFrame = Date()
@@ -104,28 +107,6 @@ struct LiveRun {
       inbox.wait(timeout: 1.0 / 30)
     }
   }
-
-  /// Starts every source; their inputs arrive in `inbox`.
-  func startSources(_ inbox: Inbox) throws(CLIError) -> [SimDriver] {
-    var sims: [SimDriver] = []
-    for spec in options.effectiveSources {
-      switch spec {
-      case .sim(let seed, let speed, let start):
-        let d = SimDriver(team: SimulatedTeam(seed: seed, start: start), origin: spec.name, speed: speed)
-        d.start { inbox.put($0) }
-        sims.append(d)
-      case .jsonl(let path):
-        do {
-          for i in try JSONLinesReader.readAll(path: path, origin: spec.name, receivedAt: now()) { inbox.put(i) }
-        } catch {
-          throw .badInput("cannot read events: \(error)")
-        }
-      case .orchestra, .orchestraDB, .replay:
-        throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl)")
-      }
-    }
-    return sims
-  }
 }
 
 /// The board's clock: the simulation's when every source is simulated, else the real one.
@@ -135,32 +116,4 @@ struct BoardClock {
   let now: @Sendable () -> Instant
 
   func boardTime() -> Instant { allSimulated && !sims.isEmpty ? sims[0].simulatedNow() : now() }
-}
-
-/// A thread-safe queue of inputs from the sources' threads to the run loop.
-final class Inbox: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var items: [BoardInput] = []
-
-  func put(_ i: BoardInput) {
-    condition.lock()
-    items.append(i)
-    condition.signal()
-    condition.unlock()
-  }
-
-  func take() -> [BoardInput] {
-    condition.lock()
-    defer { condition.unlock() }
-    let out = items
-    items.removeAll(keepingCapacity: true)
-    return out
-  }
-
-  /// Waits until an input arrives or `timeout` seconds pass.
-  func wait(timeout: Double) {
-    condition.lock()
-    if items.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
-    condition.unlock()
-  }
 }

@@ -1,0 +1,29 @@
+/// Turns a layout's pages by their durations; keys may turn them too.
+public struct PageTimer: Sendable {
+  public private(set) var page: Int
+  public private(set) var shownSince: Double
+  public var durations: [Double]
+
+  /// Starts on page 0 at `now` (seconds on any monotonic clock).
+  public init(durations: [Double], now: Double) {
+    precondition(!durations.isEmpty, "a layout has at least one page")
+    self.durations = durations
+    self.page = 0
+    self.shownSince = now
+  }
+
+  /// Advances when the current page has been shown for its duration; true when it turned.
+  public mutating func tick(now: Double) -> Bool {
+    guard durations.count > 1, now - shownSince >= durations[page] else { return false }
+    page = (page + 1) % durations.count
+    shownSince = now
+    return true
+  }
+
+  /// Shows the page `step` pages away (from a key), and restarts its time.
+  public mutating func turn(_ step: Int, now: Double) {
+    let n = durations.count
+    page = ((page + step) % n + n) % n
+    shownSince = now
+  }
+}

@@ -1,0 +1,28 @@
+public import WallboardCore
+
+/// Burn-in protection: the whole frame moves to the next of nine positions every `period`
+/// seconds, never further than 0.5 % of the frame's width or height from where it belongs.
+public struct PixelShift: Hashable, Sendable {
+  public var period: Double
+  /// The largest move, as a fraction of the frame (at most 0.005).
+  public var fraction: Double
+
+  public init(period: Double = 180, fraction: Double = 0.005) {
+    precondition(period > 0, "a pixel shift period must be positive")
+    precondition((0...0.005).contains(fraction), "the pixel shift may not exceed 0.5 % of the frame")
+    self.period = period
+    self.fraction = fraction
+  }
+
+  /// The nine positions, visited in an order that never jumps across the frame.
+  static let cycle: [(Int, Int)] = [(0, 0), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+
+  /// The offset in pixels at `t` for a frame of `width` × `height`.
+  public func offset(at t: Instant, width: Int, height: Int) -> (dx: Int, dy: Int) {
+    let mx = Int((Double(width) * fraction).rounded(.down))
+    let my = Int((Double(height) * fraction).rounded(.down))
+    let step = Int((t.seconds / period).rounded(.down))
+    let (sx, sy) = Self.cycle[((step % 9) + 9) % 9]
+    return (sx * mx, sy * my)
+  }
+}

@@ -1,0 +1,88 @@
+internal import EventSources
+internal import Foundation
+internal import WallboardCore
+
+/// The live sources of a running board (or of `inspect`/`snapshot` following live sources):
+/// each runs on its own thread and puts its inputs in one inbox.
+final class SourceSet {
+  private(set) var sims: [SimDriver] = []
+  private var followers: [JSONLinesFollower] = []
+
+  /// Starts `specs`. With `liveOnly`, the finite ones (sim, jsonl files) are left to the caller.
+  static func start(_ specs: [SourceSpec], inbox: Inbox, liveOnly: Bool = false) throws(CLIError) -> SourceSet {
+    let set = SourceSet()
+    for spec in specs {
+      switch spec {
+      case .sim(let seed, let speed, let start):
+        if liveOnly { continue }
+        let d = SimDriver(team: SimulatedTeam(seed: seed, start: start), origin: spec.name, speed: speed)
+        d.start { inbox.put($0) }
+        set.sims.append(d)
+      case .jsonl(let path):
+        if liveOnly && path != "-" { continue }
+        let f = JSONLinesFollower(path: path, origin: spec.name)
+        f.start { inbox.put($0) }
+        set.followers.append(f)
+      case .orchestra, .orchestraDB, .replay:
+        set.stop()
+        throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl, orchestra)")
+      }
+    }
+    return set
+  }
+
+  /// Whether any source is live (followed rather than read to its end).
+  static func hasLive(_ specs: [SourceSpec]) -> Bool {
+    specs.contains {
+      switch $0 {
+      case .orchestra: true
+      case .jsonl(let path): path == "-"
+      default: false
+      }
+    }
+  }
+
+  /// When each waiting source will try again, by name.
+  var reconnectAt: [String: Instant] {
+    var out: [String: Instant] = [:]
+    return out
+  }
+
+  func stop() {
+    sims.forEach { $0.stop() }
+    followers.forEach { $0.stop() }
+  }
+}
+
+/// A thread-safe queue of inputs from the sources' threads to the run loop.
+final class Inbox: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var items: [BoardInput] = []
+  private var lastNews = Date()
+
+  func put(_ i: BoardInput) {
+    condition.lock()
+    items.append(i)
+    if case .connection = i {} else { lastNews = Date() }
+    condition.signal()
+    condition.unlock()
+  }
+
+  func take() -> [BoardInput] {
+    condition.lock()
+    defer { condition.unlock() }
+    let out = items
+    items.removeAll(keepingCapacity: true)
+    return out
+  }
+
+  /// When the last event or rejected line arrived (connection changes do not count).
+  var lastNewsAt: Date { condition.withLock { lastNews } }
+
+  /// Waits until an input arrives or `timeout` seconds pass.
+  func wait(timeout: Double) {
+    condition.lock()
+    if items.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
+    condition.unlock()
+  }
+}
