@@ -62,7 +62,8 @@ public final class TerminalDisplay {
   }
 
   /// Shows `canvas`: downsamples it to `cellSize`, encodes the change since the last frame and
-  /// writes all of it. After a failed write the next frame is a full redraw.
+  /// writes all of it. Any canvas size works; one of `canvasSize()` gives every cell the same
+  /// whole-pixel box. After a failed write the next frame is a full redraw.
   public func present(_ canvas: Canvas) throws(TerminalError) {
     precondition(!isClosed, "present(_:) was called after close()")
     let grid = Downsampler.grid(from: canvas, columns: cellSize.columns, rows: cellSize.rows)
