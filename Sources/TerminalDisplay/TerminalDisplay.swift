@@ -1,1 +1,123 @@
-// TerminalDisplay (placeholder until it lands)
+// TerminalDisplay: the board as 24-bit-colour half-block characters, for a glance over SSH.
+//
+// What lives here: `CellGrid` (the picture in terminal cells), `Downsampler` (canvas → cells),
+// `TerminalRenderer` (cells → ANSI bytes, a pure encoder) and `TerminalDisplay` (the I/O: write,
+// window size, SIGWINCH), which reaches the system only through `TerminalSyscalls`.
+// It may import Raster and the C library; nothing else.
+
+public import Raster
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
+/// A terminal showing the board: downsamples each canvas to cells and writes the difference.
+///
+/// Borrows the output file descriptor (it never closes it). `close()` — or `deinit`, if
+/// `close()` was not called — hands the terminal back with `TerminalRenderer.leave()`.
+/// Not thread-safe: use it from the thread that runs the board.
+public final class TerminalDisplay {
+  /// The size used when there is no `--size` and the output is not a terminal.
+  public static let fallbackSize = (columns: 80, rows: 24)
+  /// Canvas pixels per cell column (and per half-cell row) that `canvasSize()` asks for:
+  /// 8 keeps the board's text legible when drawn, and a whole number of pixels per cell makes
+  /// every box of the downsample the same.
+  public static let pixelsPerColumn = 8
+
+  /// The terminal's size in cells: the override given at init, else the terminal's own size,
+  /// else `fallbackSize`. Changes only in `checkResize()`.
+  public private(set) var cellSize: (columns: Int, rows: Int)
+
+  private let fd: Int32
+  private let syscalls: TerminalSyscalls
+  private let fixedSize: (columns: Int, rows: Int)?
+  private var renderer = TerminalRenderer()
+  private var isClosed = false
+
+  /// A display writing to `fd`; `size` (from `--size`, in cells) overrides the terminal's size.
+  public init(output fd: Int32 = 1, syscalls: TerminalSyscalls = .live, size: (columns: Int, rows: Int)? = nil) {
+    if let size {
+      precondition(size.columns > 0 && size.rows > 0, "terminal size \(size.columns)x\(size.rows) has no cells")
+    }
+    self.fd = fd
+    self.syscalls = syscalls
+    self.fixedSize = size
+    self.cellSize = size ?? syscalls.windowSize(fd) ?? Self.fallbackSize
+    syscalls.installResizeHandler()
+  }
+
+  deinit {
+    if !isClosed { try? writeAll(renderer.leave()) }
+  }
+
+  /// The canvas size to render for the current cells: `k` pixels across each column and `k`
+  /// down each half of a row, so a canvas pixel block maps onto one roughly square half-cell.
+  /// `k` shrinks when the canvas would pass Raster's 16384-pixel limit.
+  public func canvasSize(pixelsPerColumn k: Int = TerminalDisplay.pixelsPerColumn) -> (width: Int, height: Int) {
+    precondition(k > 0, "pixels per column must be positive, not \(k)")
+    let fit = max(1, min(k, 16384 / cellSize.columns, 16384 / (2 * cellSize.rows)))
+    return (cellSize.columns * fit, 2 * cellSize.rows * fit)
+  }
+
+  /// Shows `canvas`: downsamples it to `cellSize`, encodes the change since the last frame and
+  /// writes all of it. Any canvas size works; one of `canvasSize()` gives every cell the same
+  /// whole-pixel box. After a failed write the next frame is a full redraw.
+  public func present(_ canvas: Canvas) throws(TerminalError) {
+    precondition(!isClosed, "present(_:) was called after close()")
+    let grid = Downsampler.grid(from: canvas, columns: cellSize.columns, rows: cellSize.rows)
+    let bytes = renderer.frame(grid)
+    do {
+      try writeAll(bytes)
+    } catch {
+      renderer.reset()
+      throw error
+    }
+  }
+
+  /// Handles a pending `SIGWINCH`: true once when it changed `cellSize` (render a canvas of the
+  /// new `canvasSize()`). Any `SIGWINCH` makes the next frame a full redraw, since the terminal
+  /// may have reflowed or cleared the screen; with a `--size` override the size never changes.
+  public func checkResize() -> Bool {
+    guard syscalls.takeResize() else { return false }
+    renderer.reset()
+    guard fixedSize == nil, let size = syscalls.windowSize(fd) else { return false }
+    guard size != cellSize else { return false }
+    cellSize = size
+    return true
+  }
+
+  /// Hands the terminal back (colours reset, autowrap on, cursor shown below the board).
+  /// Later calls do nothing.
+  public func close() throws(TerminalError) {
+    guard !isClosed else { return }
+    isClosed = true
+    try writeAll(renderer.leave())
+  }
+
+  /// Writes every byte, resuming after short writes, retrying `EINTR`, and waiting for room
+  /// on `EAGAIN` (a non-blocking descriptor whose buffer is full).
+  private func writeAll(_ bytes: [UInt8]) throws(TerminalError) {
+    var offset = 0
+    var waits = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { syscalls.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+      precondition(n <= bytes.count - offset, "write reported \(n) bytes of \(bytes.count - offset)")
+      if n > 0 {
+        offset += n
+        waits = 0
+      } else if n == -Int(EINTR) {
+        continue
+      } else if n == 0 || n == -Int(EAGAIN) {
+        waits += 1
+        guard waits <= Self.maximumWaits, syscalls.waitWritable(fd) else { throw .writeStalled(fd: fd) }
+      } else {
+        throw .writeFailed(fd: fd, errno: Int32(-n))
+      }
+    }
+  }
+
+  /// How many times in a row a write may make no progress before the display gives up.
+  private static let maximumWaits = 100
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+  internal import Glibc
+  internal import Synchronization
+
+  /// Set by the `SIGWINCH` handler, cleared by `TerminalSyscalls.live.takeResize`.
+  ///
+  /// The handler does nothing but a relaxed atomic store to this flag, which is
+  /// async-signal-safe. The global is initialised before the handler is installed, so the
+  /// handler never runs its lazy initialiser. There is one flag per process: one live
+  /// `TerminalDisplay` at a time reads it.
+  private let resizeFlag = Atomic<Bool>(false)
+
+  extension TerminalSyscalls {
+    /// The C library's `write`, `poll`, `ioctl(TIOCGWINSZ)` and `signal(SIGWINCH)`.
+    public static var live: TerminalSyscalls {
+      TerminalSyscalls(
+        write: { fd, bytes in
+          let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
+          return n >= 0 ? n : -Int(errno)
+        },
+        waitWritable: { fd in
+          var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          let ready = poll(&request, 1, 5_000)
+          return ready > 0 || (ready < 0 && errno == EINTR)
+        },
+        windowSize: { fd in
+          var size = winsize()
+          guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+          return (Int(size.ws_col), Int(size.ws_row))
+        },
+        installResizeHandler: {
+          resizeFlag.store(false, ordering: .relaxed)
+          _ = signal(SIGWINCH) { _ in resizeFlag.store(true, ordering: .relaxed) }
+        },
+        takeResize: { resizeFlag.exchange(false, ordering: .relaxed) })
+    }
+  }
+#else
+  extension TerminalSyscalls {
+    /// Only Glibc (Linux) has a live implementation; elsewhere pass your own closures.
+    public static var live: TerminalSyscalls {
+      preconditionFailure("TerminalSyscalls.live is implemented over Glibc only")
+    }
+  }
+#endif
