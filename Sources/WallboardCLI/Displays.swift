@@ -2,80 +2,124 @@ internal import Foundation
 internal import PNG
 internal import Raster
 internal import SDLDisplay
+internal import TerminalDisplay
 
-/// What the user asked of the board through its window.
+/// What the user asked of the board through its window or terminal.
 enum DisplayEvent: Equatable {
-  case quit, nextTheme, previousTheme, nextVariant, nextPage, previousPage, toggleFullscreen, redraw
+  case quit, nextTheme, previousTheme, nextVariant, nextPage, previousPage, toggleFullscreen, toggleDiagnostics
+  case redraw
   case resized(Int, Int)
 }
 
-/// Where `run` draws: an SDL window, a PNG file, or text in the terminal.
+/// Where `run` draws: an SDL window, the framebuffer, a terminal, a PNG file, or plain text.
 final class Displays {
   enum Kind {
     case sdl(SDLWindow)
+    case term(TerminalDisplay)
     case png(String)
     case text
   }
   let kind: Kind
+  /// The canvas size to draw (before `--rotate`).
   private(set) var size: (width: Int, height: Int)
+  /// Whether the board fills a whole screen (for `--pixel-shift auto`).
+  let fillsScreen: Bool
 
-  private init(kind: Kind, size: (width: Int, height: Int)) {
+  private init(kind: Kind, size: (width: Int, height: Int), fillsScreen: Bool) {
     self.kind = kind
     self.size = size
+    self.fillsScreen = fillsScreen
   }
 
-  /// Opens the display `--display` names (`auto`: SDL when a display server is there, else text).
-  static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> Displays {
+  /// Opens the display `--display` names. `auto`: SDL when a display server is there, else the
+  /// terminal when standard output is one, else the text board.
+  static func open(_ o: Options, environment: [String: String]) throws(CLIError) -> Displays {
     var choice = o.display
-    if choice == "auto" { choice = SDLWindow.displayAvailable(environment: environment) ? "sdl" : "text" }
+    if choice == "auto" {
+      if SDLWindow.displayAvailable(environment: environment) {
+        choice = "sdl"
+      } else {
+        choice = isatty(1) == 1 ? "term" : "text"
+      }
+    }
     switch choice {
     case "sdl":
       do {
         let w = try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true)
-        return Displays(kind: .sdl(w), size: w.pixelSize)
+        return Displays(kind: .sdl(w), size: w.pixelSize, fillsScreen: o.size == nil)
       } catch {
         throw .runtime("cannot open the SDL window: \(error)")
       }
+    case "term":
+      let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
+      return Displays(kind: .term(t), size: t.canvasSize(), fillsScreen: false)
     case "text":
-      return Displays(kind: .text, size: (0, 0))
+      return Displays(kind: .text, size: (0, 0), fillsScreen: false)
     case let c where c.hasPrefix("png:"):
-      return Displays(kind: .png(String(c.dropFirst(4))), size: o.size ?? (1920, 1080))
+      return Displays(kind: .png(String(c.dropFirst(4))), size: o.size ?? (1920, 1080), fillsScreen: false)
     default:
-      throw .runtime("--display \(choice) is not available in this build yet (available: sdl, png:PATH, text)")
+      throw .runtime("--display \(choice) is not available in this build yet (available: sdl, term, png:PATH, text)")
     }
   }
 
-  /// Shows a frame; `dirty` are the rectangles that changed.
-  func show(_ canvas: Canvas, dirty: [IRect]) throws(CLIError) {
+  /// Shows a frame; `dirty` are the rectangles that changed (nil: everything).
+  func show(_ canvas: Canvas, dirty: [IRect]?) throws(CLIError) {
     switch kind {
     case .sdl(let w):
-      do { try w.present(canvas, rects: dirty) } catch { throw .runtime("cannot present the frame: \(error)") }
+      do {
+        if let dirty { try w.present(canvas, rects: dirty) } else { try w.present(canvas) }
+      } catch {
+        throw .runtime("cannot present the frame: \(error)")
+      }
+    case .term(let t):
+      do { try t.present(canvas) } catch { throw .runtime("cannot write to the terminal: \(error)") }
     case .png(let path):
       do { try PNG.write(canvas, to: path) } catch { throw .runtime("cannot write \(path): \(error)") }
     case .text: break
     }
   }
 
-  /// Window events since the last call, without waiting.
+  /// Turns the screen off (true) or on; a display that cannot is shown black instead.
+  var canBlank: Bool { false }
+
+  /// Window and terminal events since the last call, without waiting.
   func events() -> [DisplayEvent] {
-    guard case .sdl(let w) = kind else { return [] }
-    return w.pollEvents().compactMap { e -> DisplayEvent? in
-      switch e {
-      case .quit: return .quit
-      case .key(.q, _), .key(.escape, _): return .quit
-      case .key(.t, let shift): return shift ? .previousTheme : .nextTheme
-      case .key(.v, _): return .nextVariant
-      case .key(.left, _): return .previousPage
-      case .key(.right, _): return .nextPage
-      case .key(.f, _): return .toggleFullscreen
-      case .resized(let width, let height): return .resized(width, height)
-      case .exposed: return .redraw
-      default: return nil
+    switch kind {
+    case .sdl(let w):
+      return w.pollEvents().compactMap { e -> DisplayEvent? in
+        switch e {
+        case .quit: return .quit
+        case .key(.q, _), .key(.escape, _): return .quit
+        case .key(.t, let shift): return shift ? .previousTheme : .nextTheme
+        case .key(.v, _): return .nextVariant
+        case .key(.left, _): return .previousPage
+        case .key(.right, _): return .nextPage
+        case .key(.f, _): return .toggleFullscreen
+        case .key(.d, _): return .toggleDiagnostics
+        case .resized(let width, let height):
+          size = (width, height)
+          return .resized(width, height)
+        case .exposed: return .redraw
+        default: return nil
+        }
       }
+    case .term(let t):
+      if t.checkResize() {
+        size = t.canvasSize()
+        return [.resized(size.width, size.height)]
+      }
+      return []
+    default:
+      return []
     }
   }
 
   func toggleFullscreen() {
     if case .sdl(let w) = kind { try? w.setFullscreen(!w.isFullscreen) }
+  }
+
+  /// Puts the terminal back as it was.
+  func close() {
+    if case .term(let t) = kind { try? t.close() }
   }
 }

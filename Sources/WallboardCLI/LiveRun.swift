@@ -1,5 +1,6 @@
 internal import EventSources
 internal import Foundation
+internal import Kiosk
 internal import Projections
 internal import Raster
 internal import WallboardCore
@@ -7,7 +8,8 @@ internal import Widgets
 
 /// `wallboard run`: follows the sources and redraws when the state changes (coalesced, at most
 /// 30 frames a second), once a second for the clock and the ages, and otherwise sleeps. Only the
-/// widgets whose model changed are redrawn, and only their rectangles are presented.
+/// widgets whose model changed are redrawn, and only their rectangles are presented. Pages turn
+/// by their durations; the night schedule dims or blanks; burn-in protection moves the frame.
 struct LiveRun {
   let options: Options
   let console: Console
@@ -22,7 +24,8 @@ struct LiveRun {
     let clock = BoardClock(
       sims: sources.sims, allSimulated: sources.sims.count == options.effectiveSources.count, now: now)
 
-    let display = try Displays.open(options, environment: environment, console: console)
+    let display = try Displays.open(options, environment: environment)
+    defer { display.close() }
     if case .text = display.kind {
       try runText(inbox: inbox, zone: zone, clock: clock)
       return
@@ -30,64 +33,102 @@ struct LiveRun {
     let resources = try Resources.locate(environment: environment)
     var scene = try Scene.load(options, resources: resources)
     var state = BoardState(settings: options.boardSettings)
-    var size = display.size
-    var canvas = Canvas(width: size.width, height: size.height, background: scene.theme.bg)
+    var board = Canvas(width: 16, height: 16)
+    func makeCanvas() -> Canvas {
+      let (w, h) = rotatedSize(display.size)
+      return Canvas(width: max(16, w), height: max(16, h), background: scene.theme.bg)
+    }
+    board = makeCanvas()
+    var timer = PageTimer(durations: scene.renderer.layout.pages.map(\.duration), now: monotonic())
+    var night = NightSchedule()
+    for rule in options.night { if let r = try? NightSchedule.parse(rule: rule) { night.rules.append(r) } }
+    let shiftOn = options.pixelShift == "on" || (options.pixelShift == "auto" && display.fillsScreen)
+    let shift = PixelShift()
+    var diagnostics = Diagnostics(enabled: options.diagnostics)
+    var reload = ReloadWatch(options: options, resources: resources)
     var stateChanged = true
     var lastFrame = Date.distantPast
-    var pageStarted = Date()
+    var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State)?
 
     while true {
       let inputs = inbox.take()
       for i in inputs { Reducer.reduce(into: &state, i) }
       if !inputs.isEmpty { stateChanged = true }
+      diagnostics.count(inputs)
 
-      // Keys and window events.
       for event in display.events() {
         switch event {
         case .quit: return
         case .nextTheme: scene.cycleTheme(1)
         case .previousTheme: scene.cycleTheme(-1)
         case .nextVariant: scene.cycleVariant()
-        case .nextPage:
-          scene.renderer.show(page: scene.renderer.page + 1)
-          pageStarted = Date()
-        case .previousPage:
-          scene.renderer.show(page: scene.renderer.page - 1)
-          pageStarted = Date()
+        case .nextPage: timer.turn(1, now: monotonic())
+        case .previousPage: timer.turn(-1, now: monotonic())
         case .toggleFullscreen: display.toggleFullscreen()
-        case .resized(let w, let h):
-          size = (w, h)
-          canvas = Canvas(width: w, height: h, background: scene.theme.bg)
+        case .toggleDiagnostics:
+          diagnostics.enabled.toggle()
+          scene.renderer.invalidate()
+        case .resized:
+          board = makeCanvas()
           scene.renderer.invalidate()
         case .redraw: scene.renderer.invalidate()
         }
         stateChanged = true
       }
-
-      // Pages take turns by their durations.
-      let layout = scene.renderer.layout
-      if layout.pages.count > 1,
-        Date().timeIntervalSince(pageStarted) >= layout.pages[scene.renderer.page].duration
-      {
-        scene.renderer.show(page: scene.renderer.page + 1)
-        pageStarted = Date()
+      if timer.tick(now: monotonic()) { stateChanged = true }
+      scene.renderer.show(page: timer.page)
+      if let message = reload.check(&scene) {
+        timer.durations = scene.renderer.layout.pages.map(\.duration)
+        diagnostics.reloadMessage = message.isEmpty ? nil : message
+        scene.renderer.invalidate()
         stateChanged = true
       }
 
       let sinceFrame = Date().timeIntervalSince(lastFrame)
       if (stateChanged && sinceFrame >= 1.0 / 30) || sinceFrame >= 1 {
         let wall = now()
+        let started = Date()
         let frame = FrameModel(
           state: state, at: clock.boardTime(), now: wall, zone: zone, unit: options.unit,
           reconnectAt: sources.reconnectAt)
-        let dirty = scene.draw(frame, into: &canvas)
-        if !dirty.isEmpty { try display.show(canvas, dirty: dirty) }
+        var dirty = scene.draw(frame, into: &board)
+        if diagnostics.enabled || diagnostics.reloadMessage != nil {
+          dirty.append(diagnostics.draw(on: &board, scene: &scene, state: state, now: wall))
+        }
+        diagnostics.frameTime = Date().timeIntervalSince(started)
+
+        // What reaches the screen: rotated, moved against burn-in, dimmed or blanked at night.
+        let nightState = night.state(at: wall, zone: zone)
+        let offset = shiftOn ? shift.offset(at: wall, width: board.width, height: board.height) : (0, 0)
+        let changedLook = lastPresented.map { $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState } ?? true
+        if !dirty.isEmpty || changedLook {
+          if options.rotate == 0 && offset == (0, 0) && nightState == .day && !changedLook {
+            try display.show(board, dirty: dirty)
+          } else {
+            var out = board.rotated(degrees: options.rotate).shifted(dx: offset.0, dy: offset.1, fill: scene.theme.bg)
+            switch nightState {
+            case .day: break
+            case .dim(let f): out.dim(keeping: f)
+            case .blank: out.fill(out.bounds, RGBA(r: 0, g: 0, b: 0))
+            }
+            try display.show(out, dirty: nil)
+          }
+          diagnostics.framePresented()
+          lastPresented = (offset.0, offset.1, nightState)
+        }
         lastFrame = Date()
         stateChanged = false
       }
       inbox.wait(timeout: stateChanged ? 1.0 / 30 : 0.05)
     }
   }
+
+  /// The canvas size to draw for a display of `size`, before rotating.
+  func rotatedSize(_ size: (width: Int, height: Int)) -> (Int, Int) {
+    options.rotate == 90 || options.rotate == 270 ? (size.height, size.width) : (size.width, size.height)
+  }
+
+  func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   /// The text board, redrawn on change and once a second.
   func runText(inbox: Inbox, zone: Zone, clock: BoardClock) throws(CLIError) {

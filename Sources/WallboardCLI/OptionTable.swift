@@ -1,4 +1,5 @@
 internal import EventSources
+internal import Kiosk
 internal import Projections
 internal import WallboardCore
 
@@ -114,6 +115,26 @@ enum OptionTable {
       }
       guard !sizes.isEmpty else { throw .usage("--estimates needs at least one SIZE=POINTS") }
       o.estimateScale = EstimateScale(sizes: sizes)
+    },
+    OptionSpec(
+      name: "--night", value: "RULE",
+      help: "dim or blank at night (repeatable), e.g. \"mon-fri 19:00-07:30 dim=20\" or \"sat,sun 00:00-24:00 blank\""
+    ) { o, v throws(CLIError) in
+      do throws(NightSchedule.ParseError) { _ = try NightSchedule.parse(rule: v) } catch {
+        throw .usage("--night: \(error)")
+      }
+      o.night.append(v)
+    },
+    OptionSpec(
+      name: "--pixel-shift", value: "auto|on|off",
+      help: "burn-in protection: move the frame a few pixels every 3 minutes (auto: when full screen)"
+    ) { o, v throws(CLIError) in
+      o.pixelShift = try oneOf("--pixel-shift", v, ["auto", "on", "off"])
+    },
+    OptionSpec(
+      name: "--diagnostics", value: nil, help: "show the diagnostics panel (frame time, memory, events/s); key d"
+    ) {
+      o, _ throws(CLIError) in o.diagnostics = true
     },
     OptionSpec(name: "--journal", value: "PATH", help: "where received events are kept") { o, v throws(CLIError) in
       try nonEmpty("--journal", v)

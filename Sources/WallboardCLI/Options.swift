@@ -31,6 +31,12 @@ public struct Options: Sendable {
   /// The default workflow: the seed's 13 states, or upstream's 7.
   public var workflow: Workflow = .seed
   public var estimateScale: EstimateScale = .standard
+  /// Night rules (`mon-fri 19:00-07:30 dim=20`), in order.
+  public var night: [String] = []
+  /// Burn-in protection: `auto` = on when the board fills the screen (fullscreen SDL, fb).
+  public var pixelShift = "auto"
+  /// Show the diagnostics panel from the start (the `d` key toggles it).
+  public var diagnostics = false
 
   public init() {}
 

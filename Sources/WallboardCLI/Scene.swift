@@ -76,6 +76,19 @@ struct Scene {
     renderer.render(frame, style: style(height: canvas.height), scale: scale, into: &canvas)
   }
 
+  /// Takes the layout and themes of a freshly loaded scene, keeping the theme and variant the
+  /// user chose with keys when they still exist. The next frame is drawn in full.
+  mutating func replace(with fresh: Scene) {
+    let themeID = theme.id
+    let variantName = variant.name
+    self = Scene(
+      catalog: fresh.catalog,
+      themeIndex: fresh.catalog.themes.firstIndex { $0.id == themeID } ?? fresh.themeIndex,
+      variantIndex: fresh.catalog.variants.firstIndex { $0.name == variantName } ?? fresh.variantIndex,
+      renderer: renderer, scale: fresh.scale, layoutPath: fresh.layoutPath)
+    renderer.setLayout(fresh.renderer.layout)
+  }
+
   mutating func cycleTheme(_ step: Int) {
     themeIndex = (themeIndex + step + catalog.themes.count) % catalog.themes.count
   }

@@ -1,0 +1,47 @@
+import Foundation
+import Raster
+import TestSupport
+import Testing
+import WallboardCore
+import Widgets
+
+@testable import WallboardCLI
+
+/// Hot reload: a changed layout appears in the next frame; a broken one keeps the old and says why.
+@Suite("Hot reload")
+struct ReloadTests {
+  @Test func changedLayoutAppearsAndBrokenOneIsRefused() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-reload-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("mine.layout")
+    try "name = mine\ndescription = one\ngrid = 1 x 1\nprogress 0 0 1 1\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    var options = Options()
+    options.layout = file.path
+    let resources = Resources(root: Paths.repoRoot.path)
+    var scene = try Scene.load(options, resources: resources)
+    var watch = ReloadWatch(options: options, resources: resources)
+    #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["progress"])
+
+    let at = Make.t("2026-11-06T12:00:00Z")
+    let frame = FrameModel(state: BoardState(), at: at, now: at, zone: .utc, unit: .auto)
+    var canvas = Canvas(width: 640, height: 360)
+    _ = scene.draw(frame, into: &canvas)
+
+    try "name = mine\ndescription = two\ngrid = 1 x 1\ntallies 0 0 1 1\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    #expect(watch.check(&scene, force: true) == "")
+    #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["tallies"])
+    let before = canvas.pixels
+    let dirty = scene.draw(frame, into: &canvas)
+    #expect(dirty.contains(canvas.bounds), "the next frame is drawn in full, with the new layout")
+    #expect(canvas.pixels != before)
+
+    try "name = mine\ndescription = broken\ngrid = 1 x 1\nclock 0 0 1 1\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    let message = watch.check(&scene, force: true)
+    #expect(message?.contains("mine.layout:4: unknown widget \"clock\"") == true, "\(message ?? "nil")")
+    #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["tallies"], "the old layout is kept")
+  }
+}
