@@ -105,6 +105,14 @@ def nothing_arrives(sock, seconds=SHORT):
     assert False, f"unexpected bytes {data!r}" if data else "unexpected end of stream"
 
 
+def wait_for_connections(peer, count, timeout=3.0):
+    """The peer notices a client's close on its own thread: poll its count for a while."""
+    deadline = time.monotonic() + timeout
+    while (got := peer.send({"cmd": "connections"})) != [str(count), "OK connections"]:
+        assert time.monotonic() < deadline, f"connections: {got}, expected {count}"
+        time.sleep(0.05)
+
+
 def event(topic, payload, **extra):
     return {"cmd": "publish", "event": dict(topic=topic, payload=payload, **extra)}
 
@@ -189,7 +197,9 @@ def check_unsubscribe(peer, ctx):
     req = O.PluginRequest(request_id="r-u")
     req.unsubscribe.subscription_id = "s2"
     sock.sendall(pb.frame(req))
-    time.sleep(0.1)  # the peer reads the unsubscribe on its own thread
+    # A health request on the same stream is answered after the unsubscribe has been handled.
+    sock.sendall(pb.frame(O.PluginRequest(request_id="barrier", health={})))
+    assert read_response(sock).request_id == "barrier"
     peer.send(event("sprint.created", {"id": "S2", "name": "Two", "start_date": "2026-11-16",
                                        "end_date": "2026-11-27"}))
     peer.send(event("feature.created", {"id": "F3", "title": "x", "status": "todo"}))
@@ -224,8 +234,7 @@ def check_oversize(peer, ctx):
     assert pb.recv_exact(sock, 4) == b"\x7f\xff\xff\xff"
     nothing_arrives(sock)
     sock.close()
-    time.sleep(0.1)
-    assert peer.send({"cmd": "connections"}) == ["0", "OK connections"]
+    wait_for_connections(peer, 0)
 
 
 def check_stall(peer, ctx):
