@@ -8,7 +8,6 @@ generated is committed and several peers starting at once share one compilation.
 import hashlib
 import os
 import shutil
-import socket
 import struct
 import subprocess
 import sys
