@@ -9,8 +9,11 @@ DEB_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
 # PyPI packages the tests use.
 PIP_PACKAGES := pillow protobuf grpcio-tools
 PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+UNITDIR ?= /etc/systemd/system
+DESTDIR ?=
 
-.PHONY: all deps build release run test lint format bench screenshots clean
+.PHONY: all deps build release run test lint format bench screenshots install uninstall clean
 
 all: build
 
@@ -61,6 +64,27 @@ screenshots: deps
 	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard" snapshot --source sim:seed=1 \
 	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out docs/screenshot.png
+
+# Installs the binary, its data, a config and the systemd unit (see docs/kiosk.md).
+install: deps
+	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wallboard $(DESTDIR)$(PREFIX)/share/doc/wallboard
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(DESTDIR)$(PREFIX)/bin/wallboard
+	cp -R assets Layouts $(DESTDIR)$(PREFIX)/share/wallboard/
+	cp docs/*.md $(DESTDIR)$(PREFIX)/share/doc/wallboard/
+	install -d $(DESTDIR)$(SYSCONFDIR)/wallboard $(DESTDIR)$(UNITDIR)
+	[ -e $(DESTDIR)$(SYSCONFDIR)/wallboard/wallboard.conf ] || install -m 644 assets/systemd/wallboard.conf $(DESTDIR)$(SYSCONFDIR)/wallboard/wallboard.conf
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DOCDIR@|$(PREFIX)/share/doc/wallboard|g' \
+	  assets/systemd/wallboard.service.in > $(DESTDIR)$(UNITDIR)/wallboard.service
+	@if [ -z "$(DESTDIR)" ]; then \
+	  id wallboard >/dev/null 2>&1 || useradd --system --home-dir /var/lib/wallboard --shell /usr/sbin/nologin --groups video,tty wallboard; \
+	  command -v systemctl >/dev/null && systemctl daemon-reload 2>/dev/null || true; \
+	  echo "Installed. Start on boot with: systemctl enable --now wallboard"; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/wallboard $(DESTDIR)$(UNITDIR)/wallboard.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/wallboard $(DESTDIR)$(PREFIX)/share/doc/wallboard
 
 clean:
 	rm -rf .build
