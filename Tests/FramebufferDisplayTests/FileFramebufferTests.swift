@@ -10,6 +10,12 @@ func temporaryPath(_ name: String) -> String {
   return dir + "/" + name
 }
 
+/// Removes a file made under `temporaryPath`, and its directory.
+func removeTemporary(_ path: String) {
+  unlink(path)
+  if let slash = path.lastIndex(of: "/") { rmdir(String(path[..<slash])) }
+}
+
 /// The whole content of the file at `path`.
 func readFile(_ path: String) -> [UInt8] {
   let fd = open(path, O_RDONLY)
@@ -42,6 +48,7 @@ struct FileFramebufferTests {
   @Test("present writes the frame into the file, read back pixel-exact", arguments: [32, 24, 16])
   func endToEnd(_ bpp: Int) throws {
     let path = temporaryPath("fb\(bpp).raw")
+    defer { removeTemporary(path) }
     let (w, h) = (300, 260)
     do {
       let fb = try Framebuffer.open(file: path, geometry: (w, h, bpp))
@@ -77,6 +84,7 @@ struct FileFramebufferTests {
   @Test("a smaller regular file is extended, a larger one kept")
   func extendsSmallFile() throws {
     let path = temporaryPath("small.raw")
+    defer { removeTemporary(path) }
     let fd = open(path, O_CREAT | O_WRONLY, 0o644)
     #expect(ftruncate(fd, 10) == 0)
     close(fd)

@@ -20,6 +20,7 @@ struct RealConsoleSignalTests {
       return
     }
     let tty = temporaryPath("tty")
+    defer { removeTemporary(tty) }
     close(creat(tty, 0o644))
     let status = try spawnSelf(env: "\(childVariable)=\(how):\(tty)")
     switch how {
