@@ -1,1 +1,10 @@
-// FramebufferDisplay (placeholder until it lands)
+// FramebufferDisplay: the Linux framebuffer (`/dev/fbN`) as a display, and the console guard that
+// hands the screen to it.
+//
+// What lives here: `Framebuffer` (open, map, convert, present, pan, blank), `PixelFormat` (canvas
+// ARGB → the device's bitfields), `ConsoleGuard` (KD_GRAPHICS and the hidden cursor, restored on
+// every exit path) and `FramebufferSyscalls`, the seam every syscall goes through so tests can
+// fake the device.
+//
+// What it may import: Raster, Glibc, Synchronization and CFramebuffer. It is the only module that
+// imports CFramebuffer, with `internal import`; no C type appears in its public API.
