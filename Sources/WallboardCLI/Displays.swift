@@ -1,4 +1,5 @@
 internal import Foundation
+internal import FramebufferDisplay
 internal import PNG
 internal import Raster
 internal import SDLDisplay
@@ -15,6 +16,7 @@ enum DisplayEvent: Equatable {
 final class Displays {
   enum Kind {
     case sdl(SDLWindow)
+    case fb(Framebuffer, ConsoleGuard?)
     case term(TerminalDisplay)
     case png(String)
     case text
@@ -32,15 +34,37 @@ final class Displays {
   }
 
   /// Opens the display `--display` names. `auto`: SDL when a display server is there, else the
-  /// terminal when standard output is one, else the text board.
-  static func open(_ o: Options, environment: [String: String]) throws(CLIError) -> Displays {
+  /// framebuffer when it is writable, else the terminal when standard output is one, else the
+  /// text board.
+  static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> Displays {
     var choice = o.display
     if choice == "auto" {
       if SDLWindow.displayAvailable(environment: environment) {
         choice = "sdl"
+      } else if access("/dev/fb0", W_OK) == 0 {
+        choice = "fb"
       } else {
         choice = isatty(1) == 1 ? "term" : "text"
       }
+    }
+    if choice == "fb" || choice.hasPrefix("fb:") {
+      let device = choice == "fb" ? "/dev/fb0" : String(choice.dropFirst(3))
+      if let g = o.fbGeometry {
+        // A file standing in for the device: no ioctls, no console.
+        do {
+          let fb = try Framebuffer.open(file: device, geometry: (g.width, g.height, g.bpp))
+          return Displays(kind: .fb(fb, nil), size: fb.size, fillsScreen: true)
+        } catch {
+          throw .runtime(error.description)
+        }
+      }
+      let fb: Framebuffer
+      do { fb = try Framebuffer.open(device: device) } catch { throw .runtime(error.description) }
+      var guardian: ConsoleGuard?
+      do { guardian = try ConsoleGuard() } catch {
+        console.error("wallboard: the console stays in text mode: \(error)")
+      }
+      return Displays(kind: .fb(fb, guardian), size: fb.size, fillsScreen: true)
     }
     switch choice {
     case "sdl":
@@ -58,7 +82,7 @@ final class Displays {
     case let c where c.hasPrefix("png:"):
       return Displays(kind: .png(String(c.dropFirst(4))), size: o.size ?? (1920, 1080), fillsScreen: false)
     default:
-      throw .runtime("--display \(choice) is not available in this build yet (available: sdl, term, png:PATH, text)")
+      throw .runtime("--display \(choice) is not one of auto, sdl, fb[:DEVICE], term, text, png:PATH")
     }
   }
 
@@ -71,6 +95,8 @@ final class Displays {
       } catch {
         throw .runtime("cannot present the frame: \(error)")
       }
+    case .fb(let fb, _):
+      fb.present(canvas, dirty: dirty ?? [canvas.bounds])
     case .term(let t):
       do { try t.present(canvas) } catch { throw .runtime("cannot write to the terminal: \(error)") }
     case .png(let path):
@@ -79,8 +105,12 @@ final class Displays {
     }
   }
 
-  /// Turns the screen off (true) or on; a display that cannot is shown black instead.
-  var canBlank: Bool { false }
+  /// Turns the screen off (FBIOBLANK on the framebuffer); false when this display cannot, and
+  /// the caller shows black instead.
+  func blank(_ on: Bool) -> Bool {
+    guard case .fb(let fb, _) = kind else { return false }
+    return (try? fb.blank(on)) != nil
+  }
 
   /// Window and terminal events since the last call, without waiting.
   func events() -> [DisplayEvent] {
@@ -118,8 +148,12 @@ final class Displays {
     if case .sdl(let w) = kind { try? w.setFullscreen(!w.isFullscreen) }
   }
 
-  /// Puts the terminal back as it was.
+  /// Puts the terminal or the console back as it was.
   func close() {
-    if case .term(let t) = kind { try? t.close() }
+    switch kind {
+    case .term(let t): try? t.close()
+    case .fb(_, let g): g?.restore()
+    default: break
+    }
   }
 }

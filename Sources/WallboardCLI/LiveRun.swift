@@ -24,7 +24,7 @@ struct LiveRun {
     let clock = BoardClock(
       sims: sources.sims, allSimulated: sources.sims.count == options.effectiveSources.count, now: now)
 
-    let display = try Displays.open(options, environment: environment)
+    let display = try Displays.open(options, environment: environment, console: console)
     defer { display.close() }
     if case .text = display.kind {
       try runText(inbox: inbox, zone: zone, clock: clock)
@@ -112,6 +112,10 @@ struct LiveRun {
             case .blank: out.fill(out.bounds, RGBA(r: 0, g: 0, b: 0))
             }
             try display.show(out, dirty: nil)
+          }
+          if lastPresented?.night != nightState {
+            // The framebuffer can switch the screen off at night (FBIOBLANK).
+            _ = display.blank(nightState == .blank)
           }
           diagnostics.framePresented()
           lastPresented = (offset.0, offset.1, nightState)
