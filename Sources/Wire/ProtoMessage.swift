@@ -24,6 +24,7 @@ extension ProtoMessage {
   }
 
   /// Reads a message from `bytes`, which must hold exactly one (no framing).
+  @inlinable
   public static func decode(
     _ bytes: [UInt8], limits: ProtoLimits = ProtoLimits()
   ) throws(ProtoError) -> Self {
@@ -34,6 +35,7 @@ extension ProtoMessage {
   }
 
   /// Reads a message from raw bytes.
+  @inlinable
   public static func decode(
     _ bytes: UnsafeRawBufferPointer, limits: ProtoLimits = ProtoLimits()
   ) throws(ProtoError) -> Self {

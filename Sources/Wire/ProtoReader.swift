@@ -129,11 +129,30 @@ public struct ProtoReader {
     guard range.count <= maxBytes else {
       throw ProtoError(.stringTooLong(bytes: range.count, limit: maxBytes), offset: start)
     }
-    let raw = UnsafeRawBufferPointer(rebasing: base[range])
-    guard let s = String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+    let utf8 = UnsafeRawBufferPointer(rebasing: base[range]).assumingMemoryBound(to: UInt8.self)
+    // ASCII needs no validation, and `String(decoding:)` takes its fast path; the generic
+    // validating initialiser is several times slower, so only other text goes through it.
+    if Self.isASCII(utf8) { return String(decoding: utf8, as: UTF8.self) }
+    guard let s = String(validating: utf8, as: UTF8.self) else {
       throw ProtoError(.invalidUTF8, offset: start)
     }
     return s
+  }
+
+  /// Whether every byte is below 0x80, eight at a time.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(bytes)
+    var i = 0
+    var bits: UInt64 = 0
+    while i + 8 <= raw.count {
+      bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i += 8
+    }
+    while i < raw.count {
+      bits |= UInt64(raw[i])
+      i += 1
+    }
+    return bits & 0x8080_8080_8080_8080 == 0
   }
 
   // MARK: Fields

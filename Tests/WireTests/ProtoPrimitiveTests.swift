@@ -160,13 +160,22 @@ struct ProtoPrimitiveTests {
     #expect(exact == "abcd")
   }
 
-  @Test func stringsAreCappedAndMustBeUTF8() {
+  @Test func stringsAreCappedAndMustBeUTF8() throws {
     #expect(
       protoError(hex("0a 03 61 62 63")) { (r) throws(ProtoError) in try r.string(try r.tag()!, maxBytes: 2) }
         == ProtoError(.stringTooLong(bytes: 3, limit: 2), offset: 1))
     #expect(
       protoError(hex("0a 02 c3 28")) { (r) throws(ProtoError) in try r.string(try r.tag()!, maxBytes: 9) }
         == ProtoError(.invalidUTF8, offset: 1))
+    // A bad byte after a run of ASCII, past the eight-byte ASCII check's first word.
+    #expect(
+      protoError(hex("0a 0a 61 62 63 64 65 66 67 68 69 ff")) { (r) throws(ProtoError) in
+        try r.string(try r.tag()!, maxBytes: 99)
+      } == ProtoError(.invalidUTF8, offset: 1))
+    #expect(
+      try reading(hex("0a 0b 61 62 63 64 65 66 67 68 69 c3 a9")) { (r) throws(ProtoError) in
+        try r.string(try r.tag()!, maxBytes: 99)
+      } == "abcdefghié")
   }
 
   @Test func nestedReadersKeepAbsoluteOffsets() throws {
