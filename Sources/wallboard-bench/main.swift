@@ -105,6 +105,40 @@ let jsonl = measure("JSON Lines: decode + reduce", count: lineCount, goal: 200_0
   sink &+= s.counters.applied
 }
 
+// 2b. Orchestra protobuf: framed PluginResponse{event_delivery} status changes, decode + reduce.
+let frameCount = 300_000
+var orchestraStream = [UInt8]()
+orchestraStream.reserveCapacity(frameCount * 140)
+for i in 0..<frameCount {
+  let delivery = EventDelivery(
+    subscriptionId: "sub-1", topic: "feature.updated", eventType: "status_changed",
+    payload: [
+      "id": .string("FEAT-\(i % featureCount)"), "status": .string(statuses[(i / featureCount) % statuses.count]),
+      "seq": .number(Double(i + 1)),
+    ], sourcePlugin: "tools.features", timestamp: base.adding(seconds: Double(i) * 0.5))
+  orchestraStream += LengthPrefixFramer.frame(PluginResponse(response: .eventDelivery(delivery)).encode())
+}
+let orchestra = measure("Orchestra protobuf: decode + reduce", count: frameCount, goal: 300_000) {
+  var s = board
+  var framer = LengthPrefixFramer()
+  let decoder = EventDecoder()
+  let chunk = 65_536
+  var offset = 0
+  while offset < orchestraStream.count {
+    let end = min(offset + chunk, orchestraStream.count)
+    for frame in try! framer.push(orchestraStream[offset..<end]) {
+      guard case .eventDelivery(let d) = try! PluginResponse.decode(frame).response, !d.isAcknowledgement else {
+        continue
+      }
+      Reducer.reduce(
+        into: &s, try! OrchestraEvents.event(from: d, origin: "bench", receivedAt: base, decoder: decoder))
+    }
+    offset = end
+  }
+  precondition(s.counters.applied == frameCount + featureCount + 2, "every frame must apply (\(s.counters.applied))")
+  sink &+= s.counters.applied
+}
+
 // 3. Projections on the busy board (for reference).
 var busy = board
 for e in statusEvents.prefix(200_000) { Reducer.reduce(into: &busy, e) }
@@ -182,7 +216,7 @@ let frameModel = measure("frame model: projections for one frame", count: frames
 
 print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
-for r in [reducer, jsonl, projections] {
+for r in [reducer, jsonl, orchestra, projections] {
   let rate = String(format: "%12.0f /s", r.perSecond)
   let goal =
     r.goal.map { g in
