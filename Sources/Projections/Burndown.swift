@@ -109,7 +109,10 @@ extension Burndown {
     let wTotal = zip(days, working).filter { $0.0 <= sprint.endDate && $0.1 }.count
 
     let startMoment = sprint.startedAt ?? zone.startOfDay(sprint.startDate)
-    let committed = totals(at: startMoment).0
+    // The board knows nothing before its first record of any member (it joined late, through a
+    // snapshot): those days are unknown, not zero, and the committed total is the first known one.
+    let firstKnown = histories.compactMap { $0.value.versions.first?.at }.min()
+    let committed = totals(at: max(startMoment, firstKnown ?? startMoment)).0
 
     var ideal: [Double] = []
     var w = 0
@@ -126,7 +129,7 @@ extension Burndown {
     var scope: [Double?] = []
     var completed: [Double?] = []
     for d in days {
-      guard d <= today else {
+      guard d <= today, firstKnown.map({ zone.endOfDay(d) >= $0 }) ?? true else {
         remaining.append(nil)
         scope.append(nil)
         completed.append(nil)

@@ -6,6 +6,7 @@ internal import WallboardCore
 /// each runs on its own thread and puts its inputs in one inbox.
 final class SourceSet {
   private(set) var sims: [SimDriver] = []
+  private(set) var orchestras: [OrchestraSource] = []
   private var followers: [JSONLinesFollower] = []
 
   /// Starts `specs`. With `liveOnly`, the finite ones (sim, jsonl files) are left to the caller.
@@ -23,7 +24,11 @@ final class SourceSet {
         let f = JSONLinesFollower(path: path, origin: spec.name)
         f.start { inbox.put($0) }
         set.followers.append(f)
-      case .orchestra, .orchestraDB, .replay:
+      case .orchestra(let host, let port):
+        let o = OrchestraSource(host: host, port: port, origin: spec.name)
+        o.start { inbox.put($0) }
+        set.orchestras.append(o)
+      case .orchestraDB, .replay:
         set.stop()
         throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl, orchestra)")
       }
@@ -45,11 +50,13 @@ final class SourceSet {
   /// When each waiting source will try again, by name.
   var reconnectAt: [String: Instant] {
     var out: [String: Instant] = [:]
+    for o in orchestras { if let t = o.nextAttemptAt { out[o.origin] = t } }
     return out
   }
 
   func stop() {
     sims.forEach { $0.stop() }
+    orchestras.forEach { $0.stop() }
     followers.forEach { $0.stop() }
   }
 }

@@ -187,12 +187,18 @@ extension BoardState {
   /// Replaces the board with an authoritative snapshot; keeps history, never rolls back.
   mutating func applySnapshot(_ snap: BoardSnapshot, event: Event) -> Outcome {
     let publisher = event.publisher ?? ""
-    if let seq = snap.seq {
+    if let seq = snap.seq ?? event.seq {
       let last = origins[event.origin]?.sequences[publisher]
-      if let last, seq < last, event.seq == nil {
+      if let last, seq < last {
         return .ignored("board.snapshot at seq \(seq) is older than seq \(last) already applied")
       }
-      withOrigin(event.origin) { $0.sequences[publisher] = max(seq, last ?? seq) }
+      // The snapshot reflects the origin's whole stream up to `seq`: every publisher's cursor
+      // moves there, and publishers first heard later start from it.
+      withOrigin(event.origin) { o in
+        o.sequences[publisher] = max(seq, last ?? seq)
+        for (p, s) in o.sequences where s < seq { o.sequences[p] = seq }
+        o.snapshotSeq = max(seq, o.snapshotSeq ?? seq)
+      }
     }
     withOrigin(event.origin) { $0.needsResync = false }
 

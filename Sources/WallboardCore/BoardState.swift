@@ -139,6 +139,8 @@ public struct OriginState: Hashable, Sendable {
   public var needsResync = false
   /// The last sequence number seen, by publisher.
   public internal(set) var sequences: [String: Int64] = [:]
+  /// The sequence number of the last snapshot: where a publisher first heard after it starts.
+  public internal(set) var snapshotSeq: Int64?
   public init() {}
 }
 

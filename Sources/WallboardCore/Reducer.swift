@@ -28,6 +28,9 @@ public enum Reducer {
   public static func reduce(into state: inout BoardState, _ e: Event) {
     let fresh = state.withOrigin(e.origin) { o -> Bool in
       o.hear(e.receivedAt)
+      // A snapshot is the resync itself: its sequence number is not checked for gaps here
+      // (applying it moves the cursors, and an older one is refused there).
+      if case .boardSnapshot = e.body { return true }
       guard let seq = e.seq else { return true }
       return o.advance(publisher: e.publisher ?? "", to: seq)
     }
@@ -73,7 +76,7 @@ extension OriginState {
   /// Moves the publisher's sequence to `seq`; `false` for a duplicate (not past the last seen).
   /// A jump past the next number is a gap: the source needs a resync.
   mutating func advance(publisher: String, to seq: Int64) -> Bool {
-    guard let last = sequences[publisher] else {
+    guard let last = sequences[publisher] ?? snapshotSeq else {
       sequences[publisher] = seq
       return true
     }

@@ -211,3 +211,23 @@ struct BurndownTests {
     #expect(b.scopeChanges.last?.kind == .removed)
   }
 }
+
+@Suite("Burndown of a board that joined late")
+struct LateJoinTests {
+  typealias M = Make
+
+  @Test func daysBeforeTheFirstRecordAreUnknownNotZero() throws {
+    let snapshot = BoardSnapshot(
+      features: [M.feature("A", points: 3), M.feature("B", status: "done", points: 5)],
+      sprints: [
+        Sprint(
+          id: "s1", name: "S1", startDate: M.d("2026-11-02"), endDate: M.d("2026-11-13"), featureIds: ["A", "B"],
+          startedAt: M.t("2026-11-02T08:00:00Z"))
+      ], activeSprintId: "s1")
+    let s = M.state([M.event("2026-11-05T10:00:00Z", .boardSnapshot(snapshot))])
+    let b = Burndown.compute(
+      state: s, sprint: try #require(s.activeSprint()), at: M.t("2026-11-06T12:00:00Z"), boardZone: .utc)
+    #expect(b.remaining.prefix(5) == [nil, nil, nil, 3, 3])
+    #expect(b.committed == 8, "the first known total stands in for the unknown start")
+  }
+}

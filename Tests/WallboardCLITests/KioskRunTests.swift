@@ -24,7 +24,7 @@ struct KioskRunTests {
     defer { if p.isRunning { p.terminate() } }
     // RGB565 of github-light's bg #ffffff is 0xffff; wait until most of the file is drawn.
     var drawn = false
-    for _ in 0..<100 {
+    for _ in 0..<300 {
       Thread.sleep(forTimeInterval: 0.1)
       if let d = try? Data(contentsOf: fb), d.count == 800 * 480 * 2 {
         var white = 0

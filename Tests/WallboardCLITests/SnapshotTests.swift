@@ -66,28 +66,3 @@ struct SnapshotTests {
     #expect(r.err.contains("\(broken.path):4: header: cells"))
   }
 }
-
-/// Runs Python for tests that want an independent implementation.
-enum Python {
-  struct Failed: Error, CustomStringConvertible {
-    var description: String
-  }
-
-  static func run(_ script: String, arguments: [String]) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", script] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else {
-      throw Failed(description: "python3 failed: \(String(decoding: errData, as: UTF8.self))")
-    }
-    return String(decoding: data, as: UTF8.self)
-  }
-}

@@ -1,0 +1,160 @@
+internal import Foundation
+internal import WallboardCore
+internal import Wire
+
+extension OrchestraSource {
+  /// One connection's life: subscribe, bootstrap, follow, check health. Ends by throwing.
+  struct Session {
+    static let healthOnlyDetail = "server healthy; no event stream available"
+    let source: OrchestraSource
+    let deliver: @Sendable (BoardInput) -> Void
+    var wentLive = false
+    /// The last sequence number seen per publisher, to notice gaps.
+    var lastSeq: [String: Int64] = [:]
+    /// Sequence numbers at or below this were in the snapshot.
+    var snapshotSeq: Int64?
+    var lastHeard = Date()
+
+    init(source: OrchestraSource, deliver: @escaping @Sendable (BoardInput) -> Void) {
+      self.source = source
+      self.deliver = deliver
+    }
+
+    var origin: String { source.origin }
+
+    mutating func run() throws(Ended) {
+      let s = source.settings
+      let conn: TCPConnection
+      do { conn = try TCPConnection.connect(host: source.host, port: source.port, timeout: s.connectTimeout) } catch {
+        throw Ended(description: error.description)
+      }
+      defer {
+        conn.close()
+        _ = source.register(nil)
+      }
+      guard source.register(conn) else { return }
+      // One Subscribe per topic on the long-lived connection.
+      for (i, topic) in Event.topics.enumerated() {
+        let sub = Subscribe(
+          subscriptionId: "wallboard-\(OrchestraSource.now().millis)-\(i)", topic: topic, filters: [:])
+        do {
+          try conn.write(
+            LengthPrefixFramer.frame(PluginRequest(requestId: "sub-\(i)", request: .subscribe(sub)).encode()))
+        } catch {
+          throw Ended(description: error.description)
+        }
+      }
+      // Bootstrap; live events wait in the socket meanwhile.
+      let partial = try bootstrap()
+      var framer = LengthPrefixFramer()
+      var acknowledged = false
+      var nextHealth = Date().addingTimeInterval(s.healthInterval)
+      lastHeard = Date()
+
+      while !source.isStopped {
+        let r: TCPConnection.ReadResult
+        do { r = try conn.read(timeout: 0.25) } catch { throw Ended(description: error.description) }
+        switch r {
+        case .timedOut: break
+        case .closed:
+          if !acknowledged && !wentLive {
+            // Subscriptions refused: is it a server that only answers health?
+            if (try? source.health()) != nil {
+              deliver(
+                .connection(origin: origin, status: .live, at: OrchestraSource.now(), detail: Self.healthOnlyDetail))
+              throw Ended(description: Self.healthOnlyDetail, healthOnly: true)
+            }
+          }
+          throw Ended(description: framer.isMidFrame ? "connection closed mid-frame" : "server closed the connection")
+        case .bytes(let bytes):
+          let frames: [[UInt8]]
+          do { frames = try framer.push(bytes) } catch { throw Ended(description: "protocol error: \(error)") }
+          for f in frames {
+            lastHeard = Date()
+            let response: PluginResponse
+            do { response = try PluginResponse.decode(f) } catch {
+              throw Ended(description: "protocol error: \(error)")
+            }
+            guard case .eventDelivery(let d)? = response.response else { continue }
+            if d.isAcknowledgement {
+              if !acknowledged {
+                acknowledged = true
+                if !wentLive { goLive(partial: partial) }
+              }
+              continue
+            }
+            if !wentLive { goLive(partial: partial) }
+            try handle(d)
+          }
+        }
+        // Health and silence.
+        if Date() >= nextHealth {
+          nextHealth = Date().addingTimeInterval(s.healthInterval)
+          if (try? source.health()) != nil {
+            lastHeard = Date()
+            if wentLive {
+              deliver(
+                .connection(
+                  origin: origin, status: .live, at: OrchestraSource.now(), detail: partial ? Self.partialDetail : nil))
+            }
+          }
+        }
+        if Date().timeIntervalSince(lastHeard) > s.silenceLimit {
+          throw Ended(description: "nothing heard for \(Int(s.silenceLimit)) s")
+        }
+      }
+    }
+
+    static let partialDetail = "no board_snapshot tool on the server: live events only"
+
+    mutating func goLive(partial: Bool) {
+      wentLive = true
+      deliver(
+        .connection(
+          origin: origin, status: .live, at: OrchestraSource.now(), detail: partial ? Self.partialDetail : nil))
+    }
+
+    /// Calls `board_snapshot` and applies it; returns true when the server has no such tool.
+    mutating func bootstrap() throws(Ended) -> Bool {
+      let request = PluginRequest(
+        requestId: "snapshot-\(OrchestraSource.now().millis)",
+        request: .toolCall(ToolRequest(toolName: "board_snapshot", arguments: nil)))
+      let response = try source.call(request)
+      guard case .toolCall(let t)? = response.response else {
+        throw Ended(description: "board_snapshot: unexpected answer")
+      }
+      guard t.success else { return true }
+      let now = OrchestraSource.now()
+      do {
+        let event = try OrchestraEvents.snapshotEvent(from: t, origin: origin, receivedAt: now, decoder: EventDecoder())
+        if case .boardSnapshot(let snap) = event.body { snapshotSeq = snap.seq }
+        deliver(.event(event))
+      } catch {
+        deliver(.rejected(origin: origin, at: now, reason: "board_snapshot: \(error)"))
+      }
+      lastSeq = [:]
+      return false
+    }
+
+    /// Applies one delivered event; a gap in its sequence triggers a resync.
+    mutating func handle(_ d: EventDelivery) throws(Ended) {
+      let now = OrchestraSource.now()
+      let event: Event
+      do { event = try OrchestraEvents.event(from: d, origin: origin, receivedAt: now, decoder: EventDecoder()) } catch
+      {
+        deliver(.rejected(origin: origin, at: now, reason: "\(d.topic): \(error)"))
+        return
+      }
+      if let seq = event.seq {
+        if let snap = snapshotSeq, seq <= snap { return }  // already in the snapshot
+        let publisher = event.publisher ?? ""
+        let gap = (lastSeq[publisher] ?? snapshotSeq).map { seq > $0 + 1 } ?? false
+        lastSeq[publisher] = max(seq, lastSeq[publisher] ?? seq)
+        deliver(.event(event))
+        if gap { _ = try bootstrap() }
+        return
+      }
+      deliver(.event(event))
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import EventSources
+import Foundation
+import TestSupport
+import Testing
+import WallboardCore
+
+/// `jsonl:PATH` in a running board follows the file like `tail -F`.
+@Suite("Following a JSON Lines file", .serialized)
+struct FollowerTests {
+  static func line(_ id: String, _ status: String) -> String {
+    #"{"topic":"feature.created","time":"2026-11-03T09:00:00Z","payload":{"id":"\#(id)","status":"\#(status)"}}"# + "\n"
+  }
+
+  func withFile(_ body: (URL, JSONLinesFollower, LiveBoard) throws -> Void) throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-follow-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("events.jsonl")
+    try Self.line("A", "todo").write(to: file, atomically: false, encoding: .utf8)
+    let follower = JSONLinesFollower(path: file.path, origin: "jsonl:\(file.path)")
+    follower.pollInterval = 0.05
+    let board = LiveBoard()
+    follower.start { board.put($0) }
+    defer { follower.stop() }
+    try body(file, follower, board)
+  }
+
+  func append(_ text: String, to file: URL) throws {
+    let h = try FileHandle(forWritingTo: file)
+    h.seekToEndOfFile()
+    h.write(Data(text.utf8))
+    try h.close()
+  }
+
+  @Test func readsWhatIsThereThenWhatIsAppended() throws {
+    try withFile { file, _, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      // Half a line, then the rest: nothing is decoded until the line is complete.
+      let line = Self.line("B", "done")
+      try append(String(line.prefix(20)), to: file)
+      Thread.sleep(forTimeInterval: 0.3)
+      #expect(board.board().features["B"] == nil)
+      #expect(board.board().counters.rejected == 0)
+      try append(String(line.dropFirst(20)), to: file)
+      #expect(board.wait(5) { $0.features["B"]?.status == "done" })
+    }
+  }
+
+  @Test func truncationStartsAgainFromTheTop() throws {
+    try withFile { file, _, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      try "".write(to: file, atomically: false, encoding: .utf8)  // `> events.jsonl`
+      Thread.sleep(forTimeInterval: 0.3)
+      try append(Self.line("C", "todo"), to: file)
+      #expect(board.wait(5) { $0.features["C"] != nil })
+    }
+  }
+
+  @Test func rotationSwitchesToTheNewFile() throws {
+    try withFile { file, _, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      try append(Self.line("B", "todo"), to: file)
+      let rotated = file.deletingLastPathComponent().appendingPathComponent("events.jsonl.1")
+      try FileManager.default.moveItem(at: file, to: rotated)
+      try Self.line("D", "in-review").write(to: file, atomically: false, encoding: .utf8)
+      #expect(board.wait(5) { $0.features["B"] != nil && $0.features["D"]?.status == "in-review" })
+    }
+  }
+}

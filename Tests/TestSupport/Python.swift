@@ -1,0 +1,45 @@
+public import Foundation
+
+/// Runs Python for tests that want an independent implementation (Pillow, Google's protobuf).
+public enum Python {
+  public struct Failed: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
+  }
+
+  /// Runs `python3 <arguments>` with `input` on stdin; returns stdout, throws with stderr.
+  public static func run(_ arguments: [String], input: Data = Data()) throws -> Data {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3"] + arguments
+    let inPipe = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    p.standardInput = inPipe
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Feed stdin on another thread so a large output cannot deadlock us.
+    let writer = Thread {
+      inPipe.fileHandleForWriting.write(input)
+      try? inPipe.fileHandleForWriting.close()
+    }
+    writer.start()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else {
+      throw Failed(
+        description: "python3 \(arguments.joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
+    }
+    return data
+  }
+
+  /// Runs a script given as text.
+  public static func run(_ script: String, arguments: [String]) throws -> String {
+    String(decoding: try run(["-c", script] + arguments), as: UTF8.self)
+  }
+
+  /// `Tests/OrchestraPeer/codec.py`.
+  public static var codec: String { Paths.repoRoot.appendingPathComponent("Tests/OrchestraPeer/codec.py").path }
+}
