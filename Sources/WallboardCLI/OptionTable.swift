@@ -136,11 +136,15 @@ enum OptionTable {
     ) {
       o, _ throws(CLIError) in o.diagnostics = true
     },
-    OptionSpec(name: "--journal", value: "PATH", help: "where received events are kept") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--journal", value: "PATH",
+      help: "where received events are kept (the journal is not in this build yet: accepted, unused)"
+    ) { o, v throws(CLIError) in
       try nonEmpty("--journal", v)
       o.journal = v
     },
-    OptionSpec(name: "--no-journal", value: nil, help: "keep no journal") { o, _ throws(CLIError) in o.noJournal = true
+    OptionSpec(name: "--no-journal", value: nil, help: "keep no journal (the default in this build)") {
+      o, _ throws(CLIError) in o.noJournal = true
     },
     OptionSpec(name: "--config", value: "PATH", help: "a file holding any of these options, one `name value` per line")
     { o, v throws(CLIError) in
