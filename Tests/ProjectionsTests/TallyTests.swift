@@ -91,19 +91,8 @@ struct TallyTests {
 struct PropertyTests {
   typealias M = Make
 
-  struct RNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static func randomEvents(seed: UInt64, count: Int) -> [Event] {
-    var r = RNG(state: seed)
+    var r = TestRandom(state: seed)
     let ids = (0..<12).map { "F\($0)" }
     let statuses = Workflow.seed.states.map(\.id) + ["mystery", "In_Progress", "parked"]
     var out: [Event] = []

@@ -1,19 +1,7 @@
+import TestSupport
 import Testing
 import WallboardCore
 import Wire
-
-/// A small deterministic generator (SplitMix64), so random trees are the same on every run.
-struct TestRandom {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 /// Random JSON trees with nested objects and lists, nulls, unicode and awkward numbers.
 struct TreeMaker {
