@@ -32,7 +32,10 @@ public struct FrameModel: Sendable {
     self.burndown = burndown
     tallies = Tally.compute(state: state, scope: scope)
     progress = Progress.compute(state: state, scope: scope)
-    header = HeaderModel(sprint: sprint, burndown: burndown, at: at, zone: zone)
+    var projects: [String: Int] = [:]
+    for f in scope.features { if let p = f.projectId { projects[p, default: 0] += 1 } }
+    let project = projects.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    header = HeaderModel(project: project, sprint: sprint, burndown: burndown, at: at, zone: zone)
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
@@ -62,8 +65,10 @@ public struct HeaderModel: Hashable, Sendable {
   /// How far through its local day `at` is (0…1).
   public var clockFraction: Double
 
-  public init(sprint: Sprint?, burndown: Burndown?, at: Instant, zone: Zone) {
-    title = sprint?.name ?? "No sprint"
+  /// - Parameter project: the project most of the board's features belong to, if any.
+  public init(project: String? = nil, sprint: Sprint?, burndown: Burndown?, at: Instant, zone: Zone) {
+    let name = sprint?.name ?? "No sprint"
+    title = project.map { "\($0) · \(name)" } ?? name
     goal = sprint?.goal
     if let s = sprint {
       dates = "\(Clock.dayMonth(s.startDate)) – \(Clock.dayMonth(s.endDate))"
