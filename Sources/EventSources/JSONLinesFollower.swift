@@ -95,21 +95,33 @@ public final class JSONLinesFollower: @unchecked Sendable {
       if n < 0 && errno == EINTR { continue }
       // At the end: truncated, rotated, or just quiet?
       var now = stat()
-      if stat(path, &now) == 0 {
-        if now.st_ino != inode {
-          // Rotated: the old file is fully read; switch to the new one.
-          for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
-          close(fd)
-          fd = -1
-          continue
+      guard stat(path, &now) == 0 else {
+        // Removed and not yet created again: what was read stays, but the source is not live.
+        if !missing {
+          deliver(.connection(origin: origin, status: .offline, at: Self.now(), detail: "\(path): removed"))
+          missing = true
         }
-        if now.st_size < offset {
-          // Truncated: start again from the top; a half-read line is dropped.
-          lseek(fd, 0, SEEK_SET)
-          offset = 0
-          decoder = LineDecoder(origin: origin, label: path)
-          continue
-        }
+        Thread.sleep(forTimeInterval: pollInterval)
+        continue
+      }
+      if missing {
+        // Back under the same name: a new file (rotation) or the same one.
+        missing = false
+        if now.st_ino == inode { deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil)) }
+      }
+      if now.st_ino != inode {
+        // Rotated: the old file is fully read; switch to the new one.
+        for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
+        close(fd)
+        fd = -1
+        continue
+      }
+      if now.st_size < offset {
+        // Truncated: start again from the top; a half-read line is dropped.
+        lseek(fd, 0, SEEK_SET)
+        offset = 0
+        decoder = LineDecoder(origin: origin, label: path)
+        continue
       }
       if Date().timeIntervalSince(lastAlive) >= aliveInterval {
         deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))

@@ -90,13 +90,18 @@ extension OrchestraSource {
         // Health and silence.
         if Date() >= nextHealth {
           nextHealth = Date().addingTimeInterval(s.healthInterval)
-          if (try? source.health()) != nil {
-            lastHeard = Date()
-            if wentLive {
-              deliver(
-                .connection(
-                  origin: origin, status: .live, at: OrchestraSource.now(), detail: partial ? Self.partialDetail : nil))
-            }
+          // A server that stops answering health is not to be trusted, even while its stream
+          // socket stays open (a half-open connection): end the session and reconnect.
+          do {
+            _ = try source.health()
+          } catch {
+            throw Ended(description: "health check failed: \(error)")
+          }
+          lastHeard = Date()
+          if wentLive {
+            deliver(
+              .connection(
+                origin: origin, status: .live, at: OrchestraSource.now(), detail: partial ? Self.partialDetail : nil))
           }
         }
         if Date().timeIntervalSince(lastHeard) > s.silenceLimit {

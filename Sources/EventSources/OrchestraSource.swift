@@ -17,6 +17,8 @@ public final class OrchestraSource: @unchecked Sendable {
     public var connectTimeout = 5.0
     public var requestTimeout = 10.0
     public var healthInterval = 5.0
+    /// A health check gets this long to connect and answer; a failed one ends the session.
+    public var healthTimeout = 2.0
     public var backoffInitial = 1.0
     public var backoffMax = 30.0
     /// Live this long, and the backoff starts again from `backoffInitial`.
@@ -132,10 +134,13 @@ public final class OrchestraSource: @unchecked Sendable {
 
   // MARK: One request on a short connection
 
-  /// Sends one request on a new connection and reads one response.
-  func call(_ request: PluginRequest) throws(Ended) -> PluginResponse {
+  /// Sends one request on a new connection and reads one response within `timeout` seconds
+  /// (default: the request timeout).
+  func call(_ request: PluginRequest, timeout: Double? = nil) throws(Ended) -> PluginResponse {
+    let limit = timeout ?? settings.requestTimeout
     let conn: TCPConnection
-    do { conn = try TCPConnection.connect(host: host, port: port, timeout: settings.connectTimeout) } catch {
+    do { conn = try TCPConnection.connect(host: host, port: port, timeout: min(settings.connectTimeout, limit)) } catch
+    {
       throw Ended(description: error.description)
     }
     defer { conn.close() }
@@ -143,7 +148,7 @@ public final class OrchestraSource: @unchecked Sendable {
       throw Ended(description: error.description)
     }
     var framer = LengthPrefixFramer()
-    let deadline = Date().addingTimeInterval(settings.requestTimeout)
+    let deadline = Date().addingTimeInterval(limit)
     while !isStopped {
       let left = deadline.timeIntervalSinceNow
       if left <= 0 {
@@ -167,7 +172,8 @@ public final class OrchestraSource: @unchecked Sendable {
 
   /// Asks the server's health; throws when it does not answer healthy or degraded.
   func health() throws(Ended) -> HealthResult {
-    let r = try call(PluginRequest(requestId: "health-\(Self.now().millis)", request: .health))
+    let r = try call(
+      PluginRequest(requestId: "health-\(Self.now().millis)", request: .health), timeout: settings.healthTimeout)
     guard case .health(let h)? = r.response else { throw Ended(description: "health: unexpected answer") }
     guard h.status == .healthy || h.status == .degraded else {
       throw Ended(description: "server unhealthy: \(h.message)")
@@ -182,3 +188,5 @@ public final class OrchestraSource: @unchecked Sendable {
     }
   }
 }
+
+func formatSeconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }

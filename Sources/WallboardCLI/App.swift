@@ -35,6 +35,7 @@ public struct App {
         }
         options = try ArgumentParser.applyConfig(text, file: config, under: args)
       }
+      options.commandLine = args
       try run(options)
       return 0
     } catch let error as CLIError {
@@ -59,9 +60,10 @@ public struct App {
   }
 
   func inspect(_ o: Options) throws(CLIError) {
-    let load = try FiniteLoad.load(o, now: now())
+    let wall = now()
+    let load = try FiniteLoad.load(o, now: wall)
     let json = InspectReport.json(
-      state: load.state, at: load.at, zone: o.timeZone ?? .current, unit: o.unit)
+      state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit)
     console.out(json.serialized(pretty: true))
   }
 

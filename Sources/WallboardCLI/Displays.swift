@@ -76,6 +76,8 @@ final class Displays {
       }
     case "term":
       let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
+      // Ctrl-C is the way out of the terminal view: leave the terminal as it was found.
+      TerminalDisplay.restoreOnSignals()
       return Displays(kind: .term(t), size: t.canvasSize(), fillsScreen: false)
     case "text":
       return Displays(kind: .text, size: (0, 0), fillsScreen: false)

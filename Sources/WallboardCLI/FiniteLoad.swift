@@ -22,7 +22,7 @@ public struct FiniteLoad: Sendable {
         let team = SimulatedTeam(seed: seed, start: start)
         let until = options.at ?? team.defaultNow
         present = max(present ?? until, until)
-        inputs = SimSource.inputs(team: team, origin: spec.name, through: until)
+        inputs = SimSource.inputs(team: team, origin: spec.name, through: until, receivedAt: now)
       case .jsonl(let path) where path == "-":
         continue
       case .jsonl(let path):

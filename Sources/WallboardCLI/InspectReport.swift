@@ -4,13 +4,16 @@ public import Wire
 
 /// The `inspect` JSON of `cli.md`, built from projections.
 public enum InspectReport {
-  public static func json(state: BoardState, at: Instant, zone: Zone, unit: UnitChoice) -> JSONValue {
+  /// - Parameters:
+  ///   - at: the moment shown (`--at`).
+  ///   - now: the real clock, against which each source's staleness is judged.
+  public static func json(state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice) -> JSONValue {
     let sprint = state.activeSprint()
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
     let scope = BoardScope(state: state, sprint: sprint)
     let tallies = Tally.compute(state: state, scope: scope)
     let progress = Progress.compute(state: state, scope: scope)
-    let sources = SourceStatus.compute(state: state, now: at)
+    let sources = SourceStatus.compute(state: state, now: now)
 
     func num(_ d: Double) -> JSONValue { .number(d) }
     func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }

@@ -81,6 +81,8 @@ struct LiveRun {
         timer.durations = scene.renderer.layout.pages.map(\.duration)
         diagnostics.reloadMessage = message.isEmpty ? nil : message
         scene.renderer.invalidate()
+        // The night schedule follows the config too; sources, display and rotation need a restart.
+        night.rules = reload.latest.night.compactMap { try? NightSchedule.parse(rule: $0) }
         stateChanged = true
       }
 

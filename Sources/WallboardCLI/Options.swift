@@ -37,6 +37,8 @@ public struct Options: Sendable {
   public var pixelShift = "auto"
   /// Show the diagnostics panel from the start (the `d` key toggles it).
   public var diagnostics = false
+  /// The arguments these options came from (a config file reloads under them).
+  public var commandLine: [String] = []
 
   public init() {}
 

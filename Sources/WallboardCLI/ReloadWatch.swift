@@ -13,12 +13,15 @@ private let hangupInstalled = Atomic<Bool>(false)
 struct ReloadWatch {
   let options: Options
   let resources: Resources
+  /// The options after the last good reload (the night schedule is taken from them).
+  private(set) var latest: Options
   private var stamps: [String: Date] = [:]
   private var lastCheck = Date.distantPast
 
   init(options: Options, resources: Resources) {
     self.options = options
     self.resources = resources
+    self.latest = options
     ReloadWatch.installHangup()
     stamps = currentStamps()
   }
@@ -64,10 +67,12 @@ struct ReloadWatch {
         guard let text = try? String(contentsOfFile: config, encoding: .utf8) else {
           throw CLIError.badInput("\(config): cannot read the config file")
         }
-        o = try ArgumentParser.applyConfig(text, file: config, under: CommandLine.arguments.dropFirst().map { $0 })
+        o = try ArgumentParser.applyConfig(text, file: config, under: options.commandLine)
+        o.commandLine = options.commandLine
       }
       let fresh = try Scene.load(o, resources: resources)
       scene.replace(with: fresh)
+      latest = o
       return ""
     } catch let error as CLIError {
       return "Reload failed: " + error.description.replacingOccurrences(of: "wallboard: ", with: "")

@@ -11,8 +11,8 @@ enum Snapshot {
     let load = try FiniteLoad.load(o, now: now)
     let size = o.size ?? (1920, 1080)
     let zone = o.timeZone ?? .current
-    // Ages and staleness are measured at the moment shown.
-    let frame = FrameModel(state: load.state, at: load.at, now: load.at, zone: zone, unit: o.unit)
+    // The moment shown is `at`; staleness and "12 s ago" are real time.
+    let frame = FrameModel(state: load.state, at: load.at, now: now, zone: zone, unit: o.unit)
     var canvas = Canvas(width: size.width, height: size.height, background: scene.theme.bg)
     _ = scene.draw(frame, into: &canvas)
     do {

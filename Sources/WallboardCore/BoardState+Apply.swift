@@ -189,15 +189,17 @@ extension BoardState {
     let publisher = event.publisher ?? ""
     if let seq = snap.seq ?? event.seq {
       let last = origins[event.origin]?.sequences[publisher]
-      if let last, seq < last {
+      if event.seq != nil, let last, seq < last {
+        // A snapshot inside a sequenced stream that is older than what was applied: stale.
         return .ignored("board.snapshot at seq \(seq) is older than seq \(last) already applied")
       }
-      // The snapshot reflects the origin's whole stream up to `seq`: every publisher's cursor
-      // moves there, and publishers first heard later start from it.
+      // The snapshot is the origin's truth up to `seq`: every publisher's cursor moves there —
+      // back as well, when a restarted server counts again from the start — and publishers first
+      // heard later start from it.
       withOrigin(event.origin) { o in
-        o.sequences[publisher] = max(seq, last ?? seq)
-        for (p, s) in o.sequences where s < seq { o.sequences[p] = seq }
-        o.snapshotSeq = max(seq, o.snapshotSeq ?? seq)
+        for p in o.sequences.keys { o.sequences[p] = seq }
+        o.sequences[publisher] = seq
+        o.snapshotSeq = seq
       }
     }
     withOrigin(event.origin) { $0.needsResync = false }

@@ -43,7 +43,7 @@ public enum Reducer {
       state.counters.applied += 1
       state.withOrigin(e.origin) { o in
         o.events += 1
-        o.lastEventAt = e.time
+        if o.lastEventAt.map({ e.time > $0 }) ?? true { o.lastEventAt = e.time }
       }
       if state.lastEventTime.map({ e.time > $0 }) ?? true { state.lastEventTime = e.time }
     case .ignored(let reason):

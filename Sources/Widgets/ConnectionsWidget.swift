@@ -52,7 +52,7 @@ public struct ConnectionsWidget: Widget {
         right, in: Rect(x: line.maxX - rightW, y: line.minY, width: rightW, height: line.height), size: size,
         color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
       // The last error under the row, when there is room.
-      if let detail = row.detail, rowH >= size * 2.5 {
+      if let detail = row.detail, rowH >= size * 2.2 {
         let small = style.size(.small)
         painter.draw(
           detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 4.2 * r, height: small * 1.3),

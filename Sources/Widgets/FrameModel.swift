@@ -44,7 +44,13 @@ public struct FrameModel: Sendable {
     let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
     if !troubled.isEmpty {
       let heard = troubled.compactMap { $0.lastEventAt ?? $0.lastHeard }.min()
-      let since = heard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? " — no data yet"
+      // The time alone when the data is from today; with the date when it is older.
+      let since =
+        heard.map { t in
+          zone.date(of: t) == zone.date(of: now)
+            ? " — showing data from \(Clock.hhmm(t, zone))"
+            : " — showing data from \(Clock.dayMonth(zone.date(of: t))) \(Clock.hhmm(t, zone))"
+        } ?? " — no data yet"
       banner = "Not connected" + since
     } else {
       banner = nil
@@ -104,7 +110,11 @@ public struct SourceRow: Hashable, Sendable {
     if let r = reconnectAt, r > now {
       countdown = "retry in \(Int(((Double(r.millis - now.millis)) / 1000).rounded(.up))) s"
     }
-    detail = s.lastError ?? s.detail
+    if s.needsResync {
+      detail = "sequence gap: some events were lost; waiting for a snapshot"
+    } else {
+      detail = s.detail ?? s.lastError
+    }
   }
 }
 

@@ -66,4 +66,15 @@ struct FollowerTests {
       #expect(board.wait(5) { $0.features["B"] != nil && $0.features["D"]?.status == "in-review" })
     }
   }
+
+  @Test func aRemovedFileIsOfflineUntilItReturns() throws {
+    try withFile { file, follower, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      try FileManager.default.removeItem(at: file)
+      #expect(board.wait(5) { $0.origins[follower.origin]?.connection == .offline })
+      #expect(board.board().features["A"] != nil, "what was read stays")
+      try Self.line("E", "todo").write(to: file, atomically: false, encoding: .utf8)
+      #expect(board.wait(5) { $0.origins[follower.origin]?.connection == .live && $0.features["E"] != nil })
+    }
+  }
 }

@@ -47,6 +47,7 @@ struct OrchestraSourceTests {
     s.connectTimeout = 1
     s.requestTimeout = 2
     s.healthInterval = 0.5
+    s.healthTimeout = 0.5
     s.backoffInitial = 0.1
     s.backoffMax = 0.4
     s.silenceLimit = 2
@@ -118,26 +119,18 @@ struct OrchestraSourceTests {
       "\(Self.board(board.board())) vs \(truth)")
   }
 
-  @Test func stalledServerGoesStaleThenReconnects() throws {
+  @Test func stalledServerIsDroppedThenReconnects() throws {
     let peer = try OrchestraPeer(
       events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
     defer { peer.stop() }
     let (source, board, origin) = start(peer)
     defer { source.stop() }
     #expect(board.wait { Self.status($0, origin) == .live })
+    // The stream socket stays open but nothing answers, health included (a half-open server).
     _ = try peer.send(#"{"cmd":"stall","seconds":3.5}"#)
-    let stalled = Date()
-    #expect(
-      board.wait(6) { s in
-        SourceStatus.compute(
-          state: s, now: Instant(millis: Int64(Date().timeIntervalSince1970 * 1000)), staleAfter: 1.5
-        )
-        .first?.status == .stale
-      })
-    #expect(board.wait(10) { _ in board.statuses.contains(.reconnecting) })
-    #expect(Date().timeIntervalSince(stalled) < 8)
+    #expect(board.wait(20) { _ in board.statuses.contains(.reconnecting) }, "a server that stops answering is dropped")
     try Self.publish(peer, "feature.updated", #"{"id":"A","status":"done"}"#)
-    #expect(board.wait(12) { Self.status($0, origin) == .live && $0.features["A"]?.status == "done" })
+    #expect(board.wait(30) { Self.status($0, origin) == .live && $0.features["A"]?.status == "done" })
   }
 
   @Test func tenRestartsInARowLoseNothingAndDoubleNothing() throws {

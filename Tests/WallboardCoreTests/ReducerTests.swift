@@ -153,15 +153,29 @@ struct ReducerTests {
     #expect(s.history["B"]?.version(atOrBefore: M.t("2026-11-03T00:00:00Z"))?.exists == true)
   }
 
-  @Test func olderSnapshotNeverRollsBack() {
+  @Test func olderSnapshotInAStreamNeverRollsBack() {
     var s = M.state([
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A")), seq: 10)
     ])
-    var e = M.event("2026-11-01T09:00:00Z", .boardSnapshot(BoardSnapshot(features: [], seq: 5)))
-    e.seq = nil
-    Reducer.reduce(into: &s, e)
+    Reducer.reduce(
+      into: &s, M.event("2026-11-01T09:00:00Z", .boardSnapshot(BoardSnapshot(features: [], seq: 5)), seq: 11))
     #expect(s.features["A"] != nil)
     #expect(s.counters.ignored == 1)
+  }
+
+  @Test func bootstrapSnapshotFromARestartedServerResetsTheCursors() {
+    // The server restarted and counts from 1 again: its snapshot is the truth, and the events
+    // after it apply rather than being dropped as duplicates.
+    var s = M.state([
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A")), seq: 40, publisher: "tools"),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B")), seq: 41, publisher: "tools"),
+    ])
+    Reducer.reduce(
+      into: &s, M.event("2026-11-01T10:00:00Z", .boardSnapshot(BoardSnapshot(features: [M.feature("A")], seq: 2))))
+    #expect(s.features.keys.sorted() == ["A"])
+    Reducer.reduce(into: &s, M.status("2026-11-01T10:01:00Z", "A", "done", seq: 3).with(publisher: "tools"))
+    #expect(s.features["A"]?.status == "done")
+    #expect(s.counters.duplicates == 0)
   }
 
   @Test func historyNeverGoesBackInTime() {
@@ -209,5 +223,13 @@ struct ReducerTests {
       into: &s, .connection(origin: "o", status: .reconnecting, at: M.t("2026-11-01T09:00:00Z"), detail: "refused"))
     #expect(s.origins["o"]?.connection == .reconnecting)
     #expect(s.origins["o"]?.connectionDetail == "refused")
+  }
+}
+
+extension Event {
+  func with(publisher: String) -> Event {
+    var e = self
+    e.publisher = publisher
+    return e
   }
 }
