@@ -136,6 +136,11 @@ struct PropertyTests {
       let tallies = Tally.compute(state: s, scope: scope)
       let progress = Progress.compute(state: s, scope: scope)
       #expect(tallies.map(\.count).reduce(0, +) == progress.total)
+      // An independent count of what should be tallied: the active sprint's members, else all.
+      let sprint = s.activeSprint()
+      let members = s.features.values.filter { f in sprint.map { s.membership(of: f).contains($0.id) } ?? true }
+      #expect(tallies.map(\.count).reduce(0, +) == members.count)
+      #expect(Set(tallies.map(\.state)).isSuperset(of: members.map { Workflow.seed.state($0.status)?.id ?? $0.status }))
       #expect(progress.completed <= progress.total)
     }
   }
