@@ -73,4 +73,26 @@ struct KioskRunTests {
     #expect(ours.isEmpty, "\(output)")
     #expect(p.terminationStatus == 0 || ours.isEmpty)
   }
+
+  @Test func inspectReadsStandardInputUntilItCloses() throws {
+    let p = Process()
+    p.executableURL = Self.binary
+    p.arguments = ["inspect", "--source", "jsonl:-", "--at", "2026-11-06T12:00:00Z", "--tz", "UTC", "--wait", "20"]
+    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    let input = Pipe()
+    let output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    try p.run()
+    let events = try Data(contentsOf: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl"))
+    input.fileHandleForWriting.write(events)
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    let text = String(decoding: out, as: UTF8.self)
+    #expect(text.contains("\"name\": \"jsonl:-\""))
+    #expect(text.contains("\"status\": \"ended\""), "stdin closed: the source ended")
+    #expect(text.contains("\"applied\": 9"))
+  }
 }

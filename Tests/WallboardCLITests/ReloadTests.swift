@@ -44,4 +44,16 @@ struct ReloadTests {
     #expect(message?.contains("mine.layout:4: unknown widget \"clock\"") == true, "\(message ?? "nil")")
     #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["tallies"], "the old layout is kept")
   }
+
+  @Test func aReloadErrorIsDrawnOnTheBoard() throws {
+    var scene = try Scene.load(Options(), resources: Resources(root: Paths.repoRoot.path))
+    var canvas = Canvas(width: 960, height: 540, background: scene.theme.bg)
+    var diagnostics = Diagnostics(enabled: false)
+    #expect(diagnostics.lines.isEmpty)
+    diagnostics.reloadMessage = "Reload failed: mine.layout:4: unknown widget \"clock\""
+    scene.renderer.painter.recording = true
+    let rect = diagnostics.draw(on: &canvas, scene: &scene, state: BoardState(), now: Make.t("2026-11-06T12:00:00Z"))
+    #expect(!rect.isEmpty)
+    #expect(scene.renderer.painter.records.contains { $0.text.hasPrefix("Reload failed: mine.layout:4") })
+  }
 }
