@@ -103,7 +103,8 @@ public struct BurndownWidget: Widget {
     for c in b.scopeChanges { if let i = b.days.firstIndex(of: c.date) { byDay[i, default: 0] += c.delta } }
     for (i, delta) in byDay.sorted(by: { $0.key < $1.key }) {
       let v = series[i] ?? b.committed
-      let cx = x(Double(i) + 0.5)
+      // On the line's vertex at the end of that day (or at `at` for today).
+      let cx = x(i == b.todayIndex ? Double(i) + m.todayFraction : Double(i + 1))
       let cy = y(v)
       let r = style.u(9)
       canvas.fillCircle(center: Point(cx, cy), radius: r, style.semantic.warning)
