@@ -85,71 +85,70 @@ struct OrchestraSourceTests {
     return (source, board, origin)
   }
 
-  @Test func bootstrapsThenFollowsLiveEvents() throws {
+  /// Runs `body` against a peer serving the worked example, once the source is live on it.
+  func withLiveSource(
+    _ body: (OrchestraPeer, OrchestraSource, LiveBoard, String) throws -> Void
+  ) throws {
     let peer = try OrchestraPeer(
       events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
     defer { peer.stop() }
     let (source, board, origin) = start(peer)
     defer { source.stop() }
     #expect(board.wait { Self.status($0, origin) == .live && $0.features.count == 4 })
-    #expect(board.board().activeSprint()?.id == "s1")
-    try Self.publish(peer, "feature.updated", #"{"id":"A","status":"in_progress"}"#)
-    try Self.publish(peer, "feature.created", #"{"id":"E","title":"New","status":"todo","points":2}"#)
-    #expect(board.wait { $0.features["A"]?.status == "in-progress" && $0.features["E"] != nil })
-    #expect(Self.board(board.board()) == (try Self.truth(peer)))
-    #expect(board.board().counters.rejected == 0)
+    try body(peer, source, board, origin)
+  }
+
+  @Test func bootstrapsThenFollowsLiveEvents() throws {
+    try withLiveSource { peer, source, board, origin in
+      #expect(board.board().activeSprint()?.id == "s1")
+      try Self.publish(peer, "feature.updated", #"{"id":"A","status":"in_progress"}"#)
+      try Self.publish(peer, "feature.created", #"{"id":"E","title":"New","status":"todo","points":2}"#)
+      #expect(board.wait { $0.features["A"]?.status == "in-progress" && $0.features["E"] != nil })
+      #expect(Self.board(board.board()) == (try Self.truth(peer)))
+      #expect(board.board().counters.rejected == 0)
+    }
   }
 
   @Test(arguments: ["die_mid_frame", "garbage", "oversize", "drop"])
   func recoversFromAMisbehavingServer(command: String) throws {
-    let peer = try OrchestraPeer(
-      events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
-    defer { peer.stop() }
-    let (source, board, origin) = start(peer)
-    defer { source.stop() }
-    #expect(board.wait { Self.status($0, origin) == .live && $0.features.count == 4 })
-    _ = try peer.send(#"{"cmd":"\#(command)"}"#)
-    try Self.publish(peer, "feature.updated", #"{"id":"C","status":"in-review"}"#)
-    #expect(board.wait { _ in board.statuses.contains(.reconnecting) }, "the break shows")
-    // Meanwhile the server's truth moves on; after the reconnect the board catches up.
-    try Self.publish(peer, "feature.updated", #"{"id":"D","status":"done"}"#)
-    let truth = try Self.truth(peer)
-    #expect(
-      board.wait { Self.status($0, origin) == .live && Self.board($0) == truth },
-      "\(Self.board(board.board())) vs \(truth)")
+    try withLiveSource { peer, source, board, origin in
+      _ = try peer.send(#"{"cmd":"\#(command)"}"#)
+      try Self.publish(peer, "feature.updated", #"{"id":"C","status":"in-review"}"#)
+      #expect(board.wait { _ in board.statuses.contains(.reconnecting) }, "the break shows")
+      // Meanwhile the server's truth moves on; after the reconnect the board catches up.
+      try Self.publish(peer, "feature.updated", #"{"id":"D","status":"done"}"#)
+      let truth = try Self.truth(peer)
+      #expect(
+        board.wait { Self.status($0, origin) == .live && Self.board($0) == truth },
+        "\(Self.board(board.board())) vs \(truth)")
+    }
   }
 
   @Test func stalledServerIsDroppedThenReconnects() throws {
-    let peer = try OrchestraPeer(
-      events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
-    defer { peer.stop() }
-    let (source, board, origin) = start(peer)
-    defer { source.stop() }
-    #expect(board.wait { Self.status($0, origin) == .live })
-    // The stream socket stays open but nothing answers, health included (a half-open server).
-    _ = try peer.send(#"{"cmd":"stall","seconds":3.5}"#)
-    #expect(board.wait(20) { _ in board.statuses.contains(.reconnecting) }, "a server that stops answering is dropped")
-    try Self.publish(peer, "feature.updated", #"{"id":"A","status":"done"}"#)
-    #expect(board.wait(30) { Self.status($0, origin) == .live && $0.features["A"]?.status == "done" })
+    try withLiveSource { peer, source, board, origin in
+      // The stream socket stays open but nothing answers, health included (a half-open server).
+      _ = try peer.send(#"{"cmd":"stall","seconds":3.5}"#)
+      #expect(
+        board.wait(20) { _ in board.statuses.contains(.reconnecting) }, "a server that stops answering is dropped")
+      try Self.publish(peer, "feature.updated", #"{"id":"A","status":"done"}"#)
+      #expect(board.wait(30) { Self.status($0, origin) == .live && $0.features["A"]?.status == "done" })
+    }
   }
 
   @Test func tenRestartsInARowLoseNothingAndDoubleNothing() throws {
-    let peer = try OrchestraPeer(
-      events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
-    defer { peer.stop() }
-    let (source, board, origin) = start(peer)
-    defer { source.stop() }
-    #expect(board.wait { Self.status($0, origin) == .live })
-    for i in 0..<10 {
-      _ = try peer.send(#"{"cmd":"restart","down_seconds":0.2}"#, timeout: 5)
-      try Self.publish(peer, "feature.created", #"{"id":"R\#(i)","title":"restart \#(i)","status":"todo","points":1}"#)
+    try withLiveSource { peer, source, board, origin in
+      for i in 0..<10 {
+        _ = try peer.send(#"{"cmd":"restart","down_seconds":0.2}"#, timeout: 5)
+        try Self.publish(
+          peer, "feature.created", #"{"id":"R\#(i)","title":"restart \#(i)","status":"todo","points":1}"#)
+      }
+      let truth = try Self.truth(peer)
+      #expect(truth.count == 14)
+      #expect(
+        board.wait(15) { Self.status($0, origin) == .live && Self.board($0) == truth },
+        "\(Self.board(board.board()).count) vs \(truth.count)")
+      #expect(board.statuses.filter { $0 == .reconnecting }.count >= 1)
     }
-    let truth = try Self.truth(peer)
-    #expect(truth.count == 14)
-    #expect(
-      board.wait(15) { Self.status($0, origin) == .live && Self.board($0) == truth },
-      "\(Self.board(board.board()).count) vs \(truth.count)")
-    #expect(board.statuses.filter { $0 == .reconnecting }.count >= 1)
   }
 
   @Test func healthOnlyServerShowsHealthyWithoutAStream() throws {
@@ -180,20 +179,16 @@ struct OrchestraSourceTests {
   }
 
   @Test func aSequenceGapTriggersAResync() throws {
-    let peer = try OrchestraPeer(
-      events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
-    defer { peer.stop() }
-    let (source, board, origin) = start(peer)
-    defer { source.stop() }
-    #expect(board.wait { Self.status($0, origin) == .live && $0.features.count == 4 })
-    // A lost event: the server's truth changes but nothing is delivered…
-    _ = try peer.send(
-      #"{"cmd":"publish","silent":true,"event":{"topic":"feature.updated","payload":{"id":"B","status":"blocked"}}}"#)
-    // …so the next event's seq jumps, and the board resyncs from a snapshot.
-    try Self.publish(peer, "feature.updated", #"{"id":"A","status":"done"}"#)
-    let truth = try Self.truth(peer)
-    #expect(truth["B"] == "blocked")
-    #expect(board.wait { Self.board($0) == truth && $0.origins[origin]?.needsResync == false })
-    #expect(board.board().origins[origin]?.gaps == 1, "\(String(describing: board.board().origins[origin]))")
+    try withLiveSource { peer, source, board, origin in
+      // A lost event: the server's truth changes but nothing is delivered…
+      _ = try peer.send(
+        #"{"cmd":"publish","silent":true,"event":{"topic":"feature.updated","payload":{"id":"B","status":"blocked"}}}"#)
+      // …so the next event's seq jumps, and the board resyncs from a snapshot.
+      try Self.publish(peer, "feature.updated", #"{"id":"A","status":"done"}"#)
+      let truth = try Self.truth(peer)
+      #expect(truth["B"] == "blocked")
+      #expect(board.wait { Self.board($0) == truth && $0.origins[origin]?.needsResync == false })
+      #expect(board.board().origins[origin]?.gaps == 1, "\(String(describing: board.board().origins[origin]))")
+    }
   }
 }
