@@ -28,7 +28,7 @@ enum OptionTable {
       o.layout = v
     },
     OptionSpec(
-      name: "--theme", value: "ID", help: "one of the 25 theme ids (see `wallboard themes`); default orchestra"
+      name: "--theme", value: "ID", help: "one of the theme ids of `wallboard themes`; default orchestra"
     ) { o, v throws(CLIError) in
       try nonEmpty("--theme", v)
       o.theme = v
