@@ -188,5 +188,3 @@ public final class OrchestraSource: @unchecked Sendable {
     }
   }
 }
-
-func formatSeconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }

@@ -30,9 +30,7 @@ public struct App {
     do {
       var options = try ArgumentParser.parse(args)
       if let config = options.config {
-        guard let text = try? String(contentsOfFile: config, encoding: .utf8) else {
-          throw CLIError.badInput("\(config): cannot read the config file")
-        }
+        let text = try TextFile.read(config, what: "config file")
         options = try ArgumentParser.applyConfig(text, file: config, under: args)
       }
       options.commandLine = args

@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Parses the command line against `OptionTable`. Hand-written and small: no packages.
 public enum ArgumentParser {
   /// Parses `args` (without the program name).
@@ -64,13 +66,13 @@ public enum ArgumentParser {
     for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       var line = Substring(raw)
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-      let trimmed = line.trimmingCharacters(in: " \t\r")
+      let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
       if trimmed.isEmpty { continue }
       var name: String
       var value: String?
       if let sep = trimmed.firstIndex(where: { $0 == " " || $0 == "=" || $0 == "\t" }) {
         name = String(trimmed[..<sep])
-        value = String(trimmed[trimmed.index(after: sep)...]).trimmingCharacters(in: " \t=")
+        value = String(trimmed[trimmed.index(after: sep)...]).trimmingCharacters(in: CharacterSet(charactersIn: " \t="))
       } else {
         name = trimmed
       }
@@ -102,14 +104,5 @@ public enum ArgumentParser {
       j += width
     }
     return try parse(kept + commandLine)
-  }
-}
-
-extension StringProtocol {
-  func trimmingCharacters(in set: String) -> String {
-    var s = Substring(self)
-    while let f = s.first, set.contains(f) { s.removeFirst() }
-    while let l = s.last, set.contains(l) { s.removeLast() }
-    return String(s)
   }
 }

@@ -64,9 +64,7 @@ struct ReloadWatch {
     do {
       var o = options
       if let config = options.config {
-        guard let text = try? String(contentsOfFile: config, encoding: .utf8) else {
-          throw CLIError.badInput("\(config): cannot read the config file")
-        }
+        let text = try TextFile.read(config, what: "config file")
         o = try ArgumentParser.applyConfig(text, file: config, under: options.commandLine)
         o.commandLine = options.commandLine
       }

@@ -15,7 +15,6 @@ struct Scene {
   var variantIndex: Int
   var renderer: BoardRenderer
   let scale: Double
-  let layoutPath: String
 
   /// Loads themes, fonts and the layout the options name.
   static func load(_ o: Options, resources: Resources) throws(CLIError) -> Scene {
@@ -33,7 +32,7 @@ struct Scene {
     do { text = try TextRenderer(fontsDirectory: resources.fonts) } catch { throw .runtime("\(error)") }
     return Scene(
       catalog: catalog, themeIndex: themeIndex, variantIndex: variantIndex,
-      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale, layoutPath: path)
+      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale)
   }
 
   /// A bundled layout's file, or the path given.
@@ -51,10 +50,7 @@ struct Scene {
 
   /// Reads and validates a layout file.
   static func loadLayout(_ path: String) throws(CLIError) -> LayoutFile {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw .badInput("\(path): cannot read the layout file")
-    }
-    guard let text = String(data: data, encoding: .utf8) else { throw .badInput("\(path): not UTF-8 text") }
+    let text = try TextFile.read(path, what: "layout file")
     do {
       return try LayoutParser.parse(text, file: path, vocabulary: WidgetRegistry.vocabulary)
     } catch {
@@ -85,7 +81,7 @@ struct Scene {
       catalog: fresh.catalog,
       themeIndex: fresh.catalog.themes.firstIndex { $0.id == themeID } ?? fresh.themeIndex,
       variantIndex: fresh.catalog.variants.firstIndex { $0.name == variantName } ?? fresh.variantIndex,
-      renderer: renderer, scale: fresh.scale, layoutPath: fresh.layoutPath)
+      renderer: renderer, scale: fresh.scale)
     renderer.setLayout(fresh.renderer.layout)
   }
 

@@ -1,5 +1,6 @@
 public import Projections
 public import WallboardCore
+internal import Widgets
 
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
 /// burndown sparkline, the tallies, progress, sources and recent changes. Pure.
@@ -9,13 +10,13 @@ public enum TextBoard {
     let sprint = state.activeSprint()
     let sources = SourceStatus.compute(state: state, now: now)
     if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
-      let since = down.lastHeard.map { " — showing data from \(clock($0, zone))" } ?? ""
+      let since = down.lastHeard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? ""
       lines.append("!! Not connected: \(down.name) is \(down.status.rawValue)\(since)")
     }
     if let s = sprint {
       let b = Burndown.compute(state: state, sprint: s, at: at, boardZone: zone, unit: unit)
       lines.append(
-        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(b.daysLeft) working days left  ·  \(clock(at, zone)) \(zone.identifier)"
+        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(b.daysLeft) working days left  ·  \(Clock.hhmm(at, zone)) \(zone.identifier)"
       )
       if let g = s.goal { lines.append("Goal: \(g)") }
       let rem = b.remaining.compactMap { $0 }
@@ -25,46 +26,29 @@ public enum TextBoard {
       let ideal = String(b.ideal.map { bars[min(7, Int(($0 / top) * 7.999))] })
       let u = b.unit == .points ? "points" : "features"
       lines.append(
-        "Burndown (\(u)\(b.unestimated > 0 ? ", \(b.unestimated) unestimated" : "")): remaining \(fmt(rem.last ?? 0)) of \(fmt(b.committed)) committed"
+        "Burndown (\(u)\(b.unestimated > 0 ? ", \(b.unestimated) unestimated" : "")): remaining \(Numbers.short(rem.last ?? 0)) of \(Numbers.short(b.committed)) committed"
       )
       lines.append("  actual \(spark)")
       lines.append("  ideal  \(ideal)")
       for c in b.scopeChanges.suffix(3) {
-        lines.append("  scope \(c.date): \(c.featureId) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(fmt(c.delta))")
+        lines.append(
+          "  scope \(c.date): \(c.featureId) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(Numbers.short(c.delta))")
       }
     } else {
       lines.append("No sprint yet")
     }
     let scope = BoardScope(state: state, sprint: sprint)
     let p = Progress.compute(state: state, scope: scope)
-    lines.append("Progress: \(p.completed)/\(p.total) done (\(fmt(p.percent))%)")
+    lines.append("Progress: \(p.completed)/\(p.total) done (\(Numbers.short(p.percent))%)")
     let tallies = Tally.compute(state: state, scope: scope)
     lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
     for s in sources {
-      let age = s.lastHeard.map { " · \(ageText(now.millis - $0.millis))" } ?? ""
+      let age = s.lastHeard.map { " · \(Ages.text(from: $0, to: now))" } ?? ""
       lines.append("● \(s.name): \(s.status.rawValue)\(age)\(s.lastError.map { " · last error: \($0)" } ?? "")")
     }
     for t in state.recent.suffix(5).reversed() {
-      lines.append("  \(t.featureId) → \(t.to)  \(clock(t.at, zone))")
+      lines.append("  \(t.featureId) → \(t.to)  \(Clock.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
-  }
-
-  static func clock(_ t: Instant, _ zone: Zone) -> String {
-    let s = zone.secondsIntoDay(t)
-    return String(format2(s / 3600)) + ":" + format2(s / 60 % 60)
-  }
-
-  static func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-
-  static func fmt(_ v: Double) -> String {
-    v == v.rounded() ? String(Int(v)) : String((v * 10).rounded() / 10)
-  }
-
-  static func ageText(_ ms: Int64) -> String {
-    let s = max(0, ms / 1000)
-    if s < 60 { return "\(s) s ago" }
-    if s < 3600 { return "\(s / 60) min ago" }
-    return "\(s / 3600) h ago"
   }
 }

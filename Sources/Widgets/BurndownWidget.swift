@@ -67,7 +67,7 @@ public struct BurndownWidget: Widget {
     canvas.line(from: Point(plot.minX, y(yMax / 2)), to: Point(plot.maxX, y(yMax / 2)), width: style.u(1), t.border)
     for v in [0, yMax / 2, yMax] {
       painter.draw(
-        format(v),
+        Numbers.short(v),
         in: Rect(x: content.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2),
         size: labelSize, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
     }
@@ -109,7 +109,7 @@ public struct BurndownWidget: Widget {
       let r = style.u(9)
       canvas.fillCircle(center: Point(cx, cy), radius: r, style.semantic.warning)
       canvas.ring(center: Point(cx, cy), radius: r, width: style.u(2), t.bg)
-      let label = (delta >= 0 ? "+" : "−") + format(abs(delta))
+      let label = (delta >= 0 ? "+" : "−") + Numbers.short(abs(delta))
       let lw = painter.width(label, size: labelSize, bold: true) + style.u(8)
       let above = cy - r - labelSize * 1.5 > plot.minY
       let box = Rect(
@@ -148,7 +148,4 @@ public struct BurndownWidget: Widget {
     return 10 * p
   }
 
-  func format(_ v: Double) -> String {
-    v == v.rounded() ? String(Int(v)) : String((v * 10).rounded() / 10)
-  }
 }

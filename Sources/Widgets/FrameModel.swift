@@ -68,8 +68,6 @@ public struct HeaderModel: Hashable, Sendable {
   public var daysLeft: String
   public var clock: String
   public var day: String
-  /// How far through its local day `at` is (0…1).
-  public var clockFraction: Double
 
   /// - Parameter project: the project most of the board's features belong to, if any.
   public init(project: String? = nil, sprint: Sprint?, burndown: Burndown?, at: Instant, zone: Zone) {
@@ -87,7 +85,6 @@ public struct HeaderModel: Hashable, Sendable {
       daysLeft = ""
     }
     clock = Clock.hhmm(at, zone)
-    clockFraction = Double(zone.secondsIntoDay(at) / 60) / 1440
     let d = zone.date(of: at)
     day = "\(Clock.weekdayName(d)) \(Clock.dayMonth(d))"
   }
@@ -134,6 +131,13 @@ public enum Ages {
     if s < 3600 { return "\(s / 60) min ago" }
     if s < 86_400 { return "\(s / 3600) h ago" }
     return "\(s / 86_400) d ago"
+  }
+}
+
+/// Numbers as the board writes them: whole numbers without a fraction, others to one decimal.
+public enum Numbers {
+  public static func short(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String((v * 10).rounded() / 10)
   }
 }
 

@@ -18,7 +18,7 @@ public struct NumbersWidget: Widget {
     let unit = b?.unit == .points ? "points left" : "features left"
     let percent = frame.progress.percent
     return Model(items: [
-      .init(value: format(remaining), label: unit),
+      .init(value: Numbers.short(remaining), label: unit),
       .init(value: "\(Int(percent.rounded()))%", label: "done"),
       .init(value: b.map { String($0.daysLeft) } ?? "–", label: "working days left"),
     ])
@@ -48,5 +48,4 @@ public struct NumbersWidget: Widget {
     }
   }
 
-  func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String((v * 10).rounded() / 10) }
 }

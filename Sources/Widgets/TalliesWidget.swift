@@ -44,8 +44,7 @@ public struct TalliesWidget: Widget {
         let w = Swift.max(barH, barW * Double(tally.count) / Double(maxCount))
         canvas.fillRoundedRect(Rect(x: track.minX, y: track.minY, width: w, height: barH), radius: barH / 2, color)
       }
-      let points =
-        tally.points == tally.points.rounded() ? String(Int(tally.points)) : String((tally.points * 10).rounded() / 10)
+      let points = Numbers.short(tally.points)
       let numbers = "\(tally.count) · \(points) pt"
       painter.draw(
         numbers, in: Rect(x: content.maxX - numbersW, y: y, width: numbersW, height: rowH), size: size, color: ink,

@@ -90,6 +90,15 @@ struct AppTests {
     #expect(missing.err.contains("/nonexistent/events.jsonl"))
   }
 
+  @Test func anOversizeConfigIsRefusedBeforeItIsRead() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString).conf")
+    try String(repeating: "# padding padding padding\n", count: 4000).write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let r = Captured.run(["inspect", "--config", file.path])
+    #expect(r.code == 3)
+    #expect(r.err.contains("\(file.path): the config file is"), "\(r.err)")
+  }
+
   @Test func malformedLinesAreRejectedAndTheRestKept() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -71,7 +71,6 @@ struct KioskRunTests {
     // Complaints about other units on this machine are not ours; ours must be clean.
     let ours = output.split(separator: "\n").filter { $0.contains("wallboard.service") }
     #expect(ours.isEmpty, "\(output)")
-    #expect(p.terminationStatus == 0 || ours.isEmpty)
   }
 
   @Test func inspectReadsStandardInputUntilItCloses() throws {
