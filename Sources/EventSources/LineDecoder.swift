@@ -34,7 +34,8 @@ public struct LineDecoder: Sendable {
     do {
       return .event(try decoder.decode(line: line, origin: origin, receivedAt: receivedAt))
     } catch {
-      return .rejected(origin: origin, at: receivedAt, reason: "\(label):\(number): \(error)")
+      return .rejected(
+        origin: origin, at: receivedAt, reason: "\(label):\(number): \(error)", position: error.position)
     }
   }
 

@@ -9,10 +9,9 @@ extension OrchestraSource {
     let source: OrchestraSource
     let deliver: @Sendable (BoardInput) -> Void
     var wentLive = false
-    /// The last sequence number seen per publisher, to notice gaps.
-    var lastSeq: [String: Int64] = [:]
-    /// Sequence numbers at or below this were in the snapshot.
-    var snapshotSeq: Int64?
+    /// This connection's sequence numbers, by the same rule as the reducer's: to notice gaps and
+    /// to skip what a snapshot already reflects.
+    var cursor = SequenceCursor()
     var lastHeard = Date()
 
     init(source: OrchestraSource, deliver: @escaping @Sendable (BoardInput) -> Void) {
@@ -132,34 +131,44 @@ extension OrchestraSource {
       let now = OrchestraSource.now()
       do {
         let event = try OrchestraEvents.snapshotEvent(from: t, origin: origin, receivedAt: now, decoder: EventDecoder())
-        if case .boardSnapshot(let snap) = event.body { snapshotSeq = snap.seq }
+        if case .boardSnapshot(let snap) = event.body, case .stale = cursor.snapshot(seq: snap.seq) {
+          // Older than what this connection already applied: following it would roll back.
+          return false
+        }
         deliver(.event(event))
       } catch {
         deliver(.rejected(origin: origin, at: now, reason: "board_snapshot: \(error)"))
       }
-      lastSeq = [:]
       return false
     }
 
     /// Applies one delivered event; a gap in its sequence triggers a resync.
     mutating func handle(_ d: EventDelivery) throws(Ended) {
       let now = OrchestraSource.now()
-      let event: Event
-      do { event = try OrchestraEvents.event(from: d, origin: origin, receivedAt: now, decoder: EventDecoder()) } catch
-      {
-        deliver(.rejected(origin: origin, at: now, reason: "\(d.topic): \(error)"))
-        return
+      let input: BoardInput
+      let position: StreamPosition?
+      do {
+        let event = try OrchestraEvents.event(from: d, origin: origin, receivedAt: now, decoder: EventDecoder())
+        input = .event(event)
+        position = event.seq.map { StreamPosition(publisher: event.publisher, seq: $0) }
+      } catch {
+        // A rejected payload whose number could be read still moves the cursor: it is no gap.
+        input = .rejected(origin: origin, at: now, reason: "\(d.topic): \(error)", position: error.position)
+        position = error.position
       }
-      if let seq = event.seq {
-        if let snap = snapshotSeq, seq <= snap { return }  // already in the snapshot
-        let publisher = event.publisher ?? ""
-        let gap = (lastSeq[publisher] ?? snapshotSeq).map { seq > $0 + 1 } ?? false
-        lastSeq[publisher] = max(seq, lastSeq[publisher] ?? seq)
-        deliver(.event(event))
-        if gap { _ = try bootstrap() }
-        return
+      guard let position else { return deliver(input) }
+      switch cursor.advance(position) {
+      case .next:
+        deliver(input)
+      case .gap:
+        deliver(input)
+        _ = try bootstrap()
+      case .duplicate:
+        // At or below the snapshot's number: already in it (held back while it was in flight).
+        // Other duplicates go on to the reducer, which counts them.
+        if let floor = cursor.floor, position.seq <= floor { return }
+        deliver(input)
       }
-      deliver(.event(event))
     }
   }
 }

@@ -11,12 +11,16 @@ public struct SourceStatus: Hashable, Sendable {
   public var status: State
   public var since: Instant?
   public var lastEventAt: Instant?
+  /// When the source's data last changed (the time of its last event that was not a heartbeat).
+  public var lastChangeAt: Instant?
   public var lastHeard: Instant?
   public var events: Int
   public var rejected: Int
   public var duplicates: Int
   public var gaps: Int
   public var needsResync: Bool
+  /// The numbers of the last gap seen.
+  public var lastGap: ClosedRange<Int64>?
   public var lastError: String?
   public var detail: String?
 
@@ -42,8 +46,10 @@ public struct SourceStatus: Hashable, Sendable {
       let kind = name.hasPrefix("orchestra://") ? "orchestra" : String(name.prefix { $0 != ":" })
       return SourceStatus(
         name: name, kind: kind, status: status, since: o.connectionSince, lastEventAt: o.lastEventAt,
-        lastHeard: o.lastHeard, events: o.events, rejected: o.rejected, duplicates: o.duplicates,
-        gaps: o.gaps, needsResync: o.needsResync, lastError: o.lastError, detail: o.connectionDetail)
+        lastChangeAt: o.lastChangeAt, lastHeard: o.lastHeard, events: o.events, rejected: o.rejected,
+        duplicates: o.duplicates,
+        gaps: o.gaps, needsResync: o.needsResync, lastGap: o.lastGap, lastError: o.lastError, detail: o.connectionDetail
+      )
     }
   }
 }

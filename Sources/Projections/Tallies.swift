@@ -11,14 +11,30 @@ public struct Tally: Hashable, Sendable {
   public var known: Bool
 }
 
-/// Total, completed and percent of the board's features.
+/// Total, done, completed and percent of the board's features.
 public struct Progress: Hashable, Sendable {
   public var total: Int
+  /// Features in a done state (`Workflow.isDone`).
+  public var done: Int
+  /// Features in any terminal state: done, rejected, cancelled.
   public var completed: Int
   /// 100 × completed / total, to one decimal; 0 when there is nothing.
   public var percent: Double
   public var totalPoints: Double
+  public var donePoints: Double
   public var completedPoints: Double
+  /// Features closed without being done (completed, not done), by state, in workflow order.
+  public var closed: [Closed]
+
+  /// How many features one terminal state closed without their being done.
+  public struct Closed: Hashable, Sendable {
+    public var state: String
+    public var label: String
+    public var count: Int
+  }
+
+  /// 100 × done / total, to one decimal; 0 when there is nothing.
+  public var donePercent: Double { total == 0 ? 0 : (1000 * Double(done) / Double(total)).rounded() / 10 }
 }
 
 /// The features the tallies and progress count: the active sprint's members, else every feature.
@@ -70,19 +86,31 @@ extension Tally {
 extension Progress {
   public static func compute(state: BoardState, scope: BoardScope) -> Progress {
     let scale = state.settings.estimateScale
+    let wf = scope.workflow
     var done = 0
+    var completed = 0
     var pts = 0.0
     var donePts = 0.0
+    var completedPts = 0.0
+    var closed: [String: Int] = [:]
     for f in scope.features {
       let p = scale.points(points: f.points, estimate: f.estimate) ?? 0
       pts += p
-      if scope.workflow.isCompleted(f.status) {
+      guard let s = wf.state(f.status), s.terminal else { continue }
+      completed += 1
+      completedPts += p
+      if s.done {
         done += 1
         donePts += p
+      } else {
+        closed[s.id, default: 0] += 1
       }
     }
     let total = scope.features.count
-    let percent = total == 0 ? 0 : (1000 * Double(done) / Double(total)).rounded() / 10
-    return Progress(total: total, completed: done, percent: percent, totalPoints: pts, completedPoints: donePts)
+    let percent = total == 0 ? 0 : (1000 * Double(completed) / Double(total)).rounded() / 10
+    let closedStates = wf.states.compactMap { s in closed[s.id].map { Closed(state: s.id, label: s.label, count: $0) } }
+    return Progress(
+      total: total, done: done, completed: completed, percent: percent, totalPoints: pts, donePoints: donePts,
+      completedPoints: completedPts, closed: closedStates)
   }
 }

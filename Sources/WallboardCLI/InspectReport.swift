@@ -73,9 +73,17 @@ public enum InspectReport {
           "progress",
           .object(
             JSONObject([
-              ("total", int(progress.total)), ("completed", int(progress.completed)),
+              ("total", int(progress.total)), ("done", int(progress.done)), ("completed", int(progress.completed)),
               ("percent", num(progress.percent)),
-              ("total_points", num(progress.totalPoints)), ("completed_points", num(progress.completedPoints)),
+              ("total_points", num(progress.totalPoints)), ("done_points", num(progress.donePoints)),
+              ("completed_points", num(progress.completedPoints)),
+              (
+                "closed",
+                .array(
+                  progress.closed.map { c in
+                    .object(JSONObject([("state", .string(c.state)), ("count", int(c.count))]))
+                  })
+              ),
             ]))
         ),
         (
@@ -85,7 +93,8 @@ public enum InspectReport {
               .object(
                 JSONObject([
                   ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
-                  ("last_event_at", str(s.lastEventAt?.rfc3339)), ("events", int(s.events)),
+                  ("last_event_at", str(s.lastEventAt?.rfc3339)),
+                  ("last_change_at", str(s.lastChangeAt?.rfc3339)), ("events", int(s.events)),
                   ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
                   ("needs_resync", .bool(s.needsResync)), ("last_error", str(s.lastError)),
                 ]))

@@ -39,11 +39,11 @@ public enum TextBoard {
     }
     let scope = BoardScope(state: state, sprint: sprint)
     let p = Progress.compute(state: state, scope: scope)
-    lines.append("Progress: \(p.completed)/\(p.total) done (\(Numbers.short(p.percent))%)")
+    lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.percent(p)))")
     let tallies = Tally.compute(state: state, scope: scope)
     lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
     for s in sources {
-      let age = s.lastHeard.map { " · \(Ages.text(from: $0, to: now))" } ?? ""
+      let age = " · " + SourceRow.age(s, now: now, at: at)
       lines.append("● \(s.name): \(s.status.rawValue)\(age)\(s.lastError.map { " · last error: \($0)" } ?? "")")
     }
     for t in state.recent.suffix(5).reversed() {

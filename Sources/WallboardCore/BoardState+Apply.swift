@@ -3,6 +3,29 @@ extension BoardState {
   var limits: BoardSettings.Limits { settings.limits }
 
   mutating func apply(_ event: Event) -> Outcome {
+    let outcome = applyBody(event)
+    if case .applied = outcome { noteContribution(event) }
+    return outcome
+  }
+
+  /// Who contributed what: whatever creates a feature, sprint or workflow makes its source their
+  /// contributor (a change to one keeps it); a delete forgets it.
+  mutating func noteContribution(_ event: Event) {
+    let origin = event.origin
+    switch event.body {
+    case .featureCreated(let f): contributions.features[f.id] = origin
+    case .featureUpdated(let p):
+      if contributions.features[p.id] == nil { contributions.features[p.id] = origin }
+    case .workflowTransitioned(let id, _, _, _):
+      if contributions.features[id] == nil { contributions.features[id] = origin }
+    case .featureDeleted(let id): contributions.features[id] = nil
+    case .sprintCreated(let s): contributions.sprints[s.id] = origin
+    case .workflowDefined(let projectId, _): contributions.workflows[projectId ?? ""] = origin
+    default: break
+    }
+  }
+
+  mutating func applyBody(_ event: Event) -> Outcome {
     switch event.body {
     case .featureCreated(let f):
       let old = features[f.id]
@@ -164,6 +187,7 @@ extension BoardState {
 
   mutating func removeSprint(_ id: String) {
     sprintOrder.removeAll { $0 == id }
+    contributions.sprints[id] = nil
     if let s = sprints.removeValue(forKey: id) {
       for f in s.featureIds { unlist(f, from: id) }
     }
@@ -184,54 +208,59 @@ extension BoardState {
     if !referenced { history[id] = nil }
   }
 
-  /// Replaces the board with an authoritative snapshot; keeps history, never rolls back.
+  /// Replaces what the snapshot's own source contributed with the snapshot (other sources' features,
+  /// sprints and workflows stay); keeps history. Whether it is stale was decided by the reducer.
   mutating func applySnapshot(_ snap: BoardSnapshot, event: Event) -> Outcome {
-    let publisher = event.publisher ?? ""
-    if let seq = snap.seq ?? event.seq {
-      let last = origins[event.origin]?.sequences[publisher]
-      if event.seq != nil, let last, seq < last {
-        // A snapshot inside a sequenced stream that is older than what was applied: stale.
-        return .ignored("board.snapshot at seq \(seq) is older than seq \(last) already applied")
-      }
-      // The snapshot is the origin's truth up to `seq`: every publisher's cursor moves there —
-      // back as well, when a restarted server counts again from the start — and publishers first
-      // heard later start from it.
-      withOrigin(event.origin) { o in
-        for p in o.sequences.keys { o.sequences[p] = seq }
-        o.sequences[publisher] = seq
-        o.snapshotSeq = seq
-      }
-    }
-    withOrigin(event.origin) { $0.needsResync = false }
+    let origin = event.origin
+    func mine(_ owner: String?) -> Bool { owner == origin }
 
-    // Sprints: replace, keeping start and close moments the snapshot does not carry.
+    // Sprints: replace this source's, keeping start and close moments the snapshot does not carry.
     let incoming = Set(snap.sprints.map(\.id))
-    for id in sprintOrder where !incoming.contains(id) { removeSprint(id) }
+    for id in sprintOrder where mine(contributions.sprints[id]) && !incoming.contains(id) { removeSprint(id) }
     for var s in snap.sprints.prefix(limits.maxSprints) {
       if let old = sprints[s.id] {
         s.startedAt = s.startedAt ?? old.startedAt
         s.closedAt = s.closedAt ?? old.closedAt
       }
       put(s, at: event.time, recordMembers: false)
+      contributions.sprints[s.id] = origin
     }
     if !snap.workflows.isEmpty {
-      workflows = [:]
-      for d in snap.workflows { workflows[d.projectId ?? ""] = d.workflow }
+      for (key, owner) in contributions.workflows where mine(owner) {
+        workflows[key] = nil
+        contributions.workflows[key] = nil
+      }
+      for d in snap.workflows {
+        workflows[d.projectId ?? ""] = d.workflow
+        contributions.workflows[d.projectId ?? ""] = origin
+      }
     }
-    activeSprintId = snap.activeSprintId
+    if let id = snap.activeSprintId {
+      activeSprintId = id
+      contributions.activeSprint = origin
+    } else if mine(contributions.activeSprint) {
+      activeSprintId = nil
+      contributions.activeSprint = nil
+    }
 
-    // Features: replace; the absent ones are recorded as gone.
-    let kept = snap.features.prefix(limits.maxFeatures)
-    let present = Set(kept.map(\.id))
-    for (id, f) in features where !present.contains(id) {
-      features[id] = nil
-      record(f, exists: false, at: event.time, membershipMayMove: true)
+    // Features: replace this source's; its absent ones are recorded as gone.
+    let present = Set(snap.features.map(\.id))
+    for (id, owner) in contributions.features where mine(owner) && !present.contains(id) {
+      contributions.features[id] = nil
+      if let f = features.removeValue(forKey: id) {
+        record(f, exists: false, at: event.time, membershipMayMove: true)
+      }
     }
-    for f in kept {
+    var kept: [Feature] = []
+    kept.reserveCapacity(snap.features.count)
+    for f in snap.features {
       let old = features[f.id]
+      if old == nil && features.count >= limits.maxFeatures { continue }
       features[f.id] = f
+      contributions.features[f.id] = origin
       noteStatus(f.status)
       if let old, old.status != f.status { noteTransition(f, from: old.status, at: event.time) }
+      kept.append(f)
     }
     // Membership may have moved for anyone: record every present feature.
     for f in kept { record(f, exists: true, at: event.time, membershipMayMove: true) }

@@ -18,6 +18,8 @@ public struct BoardState: Equatable, Sendable {
   var statusSeen: Set<String> = []
   /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by feature.
   var explicitSprints: [String: [String]] = [:]
+  /// Which source contributed each feature, sprint and workflow: a snapshot replaces only its own.
+  var contributions = Contributions()
   /// What each Wallboard source has delivered, by origin name.
   public internal(set) var origins: [String: OriginState] = [:]
   public internal(set) var counters = EventCounters()
@@ -47,6 +49,16 @@ public struct BoardState: Equatable, Sendable {
     for s in own where !ids.contains(s) { ids.append(s) }
     return ids.count > 1 ? ids.sorted() : ids
   }
+}
+
+/// Which Wallboard source (origin name) contributed each feature, sprint and workflow, by id.
+struct Contributions: Equatable, Sendable {
+  var features: [String: String] = [:]
+  var sprints: [String: String] = [:]
+  /// By project id (`""` = every project).
+  var workflows: [String: String] = [:]
+  /// The source whose snapshot named the active sprint.
+  var activeSprint: String?
 }
 
 /// Board configuration the reducer and projections read.
@@ -135,12 +147,15 @@ public struct OriginState: Hashable, Sendable {
   public var connection: ConnectionStatus?
   public var connectionSince: Instant?
   public var connectionDetail: String?
+  /// The time of the last applied event that changed the board (heartbeats do not): when this
+  /// source's data last changed, on the events' own clock.
+  public var lastChangeAt: Instant?
   /// A sequence gap has been seen and no snapshot has resynced it yet.
   public var needsResync = false
-  /// The last sequence number seen, by publisher.
-  public internal(set) var sequences: [String: Int64] = [:]
-  /// The sequence number of the last snapshot: where a publisher first heard after it starts.
-  public internal(set) var snapshotSeq: Int64?
+  /// The numbers of the last gap seen.
+  public var lastGap: ClosedRange<Int64>?
+  /// The source's sequence numbers (the one rule, shared with the Orchestra session).
+  public internal(set) var cursor = SequenceCursor()
   public init() {}
 }
 

@@ -88,8 +88,10 @@ public struct WorkflowDefinition: Hashable, Sendable {
 /// changes in a source's connection.
 public enum BoardInput: Hashable, Sendable {
   case event(Event)
-  /// An input line or frame that was not a valid event. `reason` names the key.
-  case rejected(origin: String, at: Instant, reason: String)
+  /// An input line or frame that was not a valid event. `reason` names the key; `position` is
+  /// the envelope's `source` and `seq` when they could still be read, so that the number counts
+  /// as arrived (it is no gap).
+  case rejected(origin: String, at: Instant, reason: String, position: StreamPosition? = nil)
   /// A source's connection changed.
   case connection(origin: String, status: ConnectionStatus, at: Instant, detail: String?)
 }

@@ -2,41 +2,68 @@
 ///
 /// Pure: no clocks, no I/O. The same inputs applied to equal states give equal states.
 public enum Reducer {
-  /// Applies one input to the state.
-  public static func reduce(into state: inout BoardState, _ input: BoardInput) {
+  /// Applies one input to the state and says what it did with it.
+  @discardableResult
+  public static func reduce(into state: inout BoardState, _ input: BoardInput) -> Reduction {
     switch input {
     case .event(let e):
-      reduce(into: &state, e)
-    case .rejected(let origin, let at, let reason):
+      return reduce(into: &state, e)
+    case .rejected(let origin, let at, let reason, let position):
       state.counters.rejected += 1
       state.withOrigin(origin) { o in
         o.rejected += 1
         o.lastError = reason
         o.hear(at)
+        // Its number arrived: it is no gap, whatever was wrong with the rest.
+        if let position { o.take(position) }
       }
+      return .rejected(reason)
     case .connection(let origin, let status, let at, let detail):
       state.withOrigin(origin) { o in
         if o.connection != status { o.connectionSince = at }
         o.connection = status
         o.connectionDetail = detail
-        if status == .live { o.hear(at) }
+        if status == .live {
+          o.hear(at)
+        } else {
+          // Whatever comes next is a new stream: its first snapshot is followed even backwards.
+          o.cursor.restart()
+        }
       }
+      return .applied
     }
   }
 
-  /// Applies one event to the state.
-  public static func reduce(into state: inout BoardState, _ e: Event) {
-    let fresh = state.withOrigin(e.origin) { o -> Bool in
+  /// Applies one event to the state and says what it did with it.
+  @discardableResult
+  public static func reduce(into state: inout BoardState, _ e: Event) -> Reduction {
+    let verdict = state.withOrigin(e.origin) { o -> Reduction? in
       o.hear(e.receivedAt)
-      // A snapshot is the resync itself: its sequence number is not checked for gaps here
-      // (applying it moves the cursors, and an older one is refused there).
-      if case .boardSnapshot = e.body { return true }
-      guard let seq = e.seq else { return true }
-      return o.advance(publisher: e.publisher ?? "", to: seq)
+      if case .boardSnapshot(let snap) = e.body {
+        // A snapshot is the resync itself: it moves the cursors, unless it is older than what
+        // this stream already applied.
+        switch o.cursor.snapshot(seq: snap.seq ?? e.seq) {
+        case .follow:
+          o.needsResync = false
+          return nil
+        case .stale(let applied):
+          let seq = snap.seq ?? e.seq ?? 0
+          return .ignored("board.snapshot at seq \(seq) is older than seq \(applied) already applied")
+        }
+      }
+      guard let seq = e.seq else { return nil }
+      return o.take(StreamPosition(publisher: e.publisher, seq: seq)) ? nil : .duplicate
     }
-    guard fresh else {
+    switch verdict {
+    case .duplicate?:
       state.counters.duplicates += 1
-      return
+      return .duplicate
+    case .ignored(let reason)?:
+      state.counters.ignored += 1
+      state.withOrigin(e.origin) { $0.lastError = reason }
+      return .ignored(reason)
+    default:
+      break
     }
     switch state.apply(e) {
     case .applied:
@@ -44,13 +71,28 @@ public enum Reducer {
       state.withOrigin(e.origin) { o in
         o.events += 1
         if o.lastEventAt.map({ e.time > $0 }) ?? true { o.lastEventAt = e.time }
+        if e.body != .heartbeat, o.lastChangeAt.map({ e.time > $0 }) ?? true { o.lastChangeAt = e.time }
       }
       if state.lastEventTime.map({ e.time > $0 }) ?? true { state.lastEventTime = e.time }
+      return .applied
     case .ignored(let reason):
       state.counters.ignored += 1
       if let reason { state.withOrigin(e.origin) { $0.lastError = reason } }
+      return .ignored(reason)
     }
   }
+}
+
+/// What the reducer did with one input, so that callers (counters, a journal) never guess.
+public enum Reduction: Hashable, Sendable {
+  /// The state took it (an event applied, a connection change recorded).
+  case applied
+  /// Its sequence number was not past the last one of its publisher: dropped.
+  case duplicate
+  /// Valid, but it changes nothing (an unknown topic, a stale snapshot, a feature limit…).
+  case ignored(String?)
+  /// Not a valid event: counted, with its reason.
+  case rejected(String)
 }
 
 /// What applying an event's body did.
@@ -73,22 +115,21 @@ extension OriginState {
     if lastHeard.map({ t > $0 }) ?? true { lastHeard = t }
   }
 
-  /// Moves the publisher's sequence to `seq`; `false` for a duplicate (not past the last seen).
-  /// A jump past the next number is a gap: the source needs a resync.
-  mutating func advance(publisher: String, to seq: Int64) -> Bool {
-    guard let last = sequences[publisher] ?? snapshotSeq else {
-      sequences[publisher] = seq
+  /// Takes one sequence number that arrived; `false` for a duplicate. A gap means the source
+  /// needs a resync.
+  @discardableResult
+  mutating func take(_ p: StreamPosition) -> Bool {
+    switch cursor.advance(p) {
+    case .next:
       return true
-    }
-    if seq <= last {
+    case .gap(let missing):
+      gaps += 1
+      lastGap = missing
+      needsResync = true
+      return true
+    case .duplicate:
       duplicates += 1
       return false
     }
-    if seq > last + 1 {
-      gaps += 1
-      needsResync = true
-    }
-    sequences[publisher] = seq
-    return true
   }
 }

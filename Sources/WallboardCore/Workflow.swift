@@ -8,13 +8,27 @@ public struct WorkflowState: Hashable, Sendable {
   public var terminal: Bool
   /// Someone is working on features in this state.
   public var activeWork: Bool
+  /// A terminal state in which the work was done (`done`), as opposed to closed without being
+  /// done (`rejected`, `cancelled`). Always `false` for a state that is not terminal.
+  public var done: Bool
 
-  public init(id: String, label: String? = nil, terminal: Bool = false, activeWork: Bool = false) {
+  /// - Parameter done: whether this terminal state means the work was done; by default every
+  ///   terminal state but those named like a dismissal (`WorkflowState.dismissals`).
+  public init(
+    id: String, label: String? = nil, terminal: Bool = false, activeWork: Bool = false, done: Bool? = nil
+  ) {
     self.id = Status.normalise(id)
     self.label = label ?? self.id
     self.terminal = terminal
     self.activeWork = activeWork
+    self.done = terminal && (done ?? !WorkflowState.dismissals.contains(self.id))
   }
+
+  /// Terminal states that close work without it being done, when a workflow does not say.
+  public static let dismissals: Set<String> = [
+    "rejected", "cancelled", "canceled", "wont-do", "won't-do", "wontfix", "wont-fix", "declined",
+    "duplicate", "abandoned", "obsolete", "dropped",
+  ]
 }
 
 /// An ordered set of states, some terminal.
@@ -37,8 +51,11 @@ public struct Workflow: Hashable, Sendable {
     return states.first { $0.id == key }
   }
 
-  /// Whether a status counts as completed (one of the terminal states).
+  /// Whether a status counts as completed (one of the terminal states, done or not).
   public func isCompleted(_ status: String) -> Bool { state(status)?.terminal ?? false }
+
+  /// Whether a status is one of the done states (terminal, and not a rejection or cancellation).
+  public func isDone(_ status: String) -> Bool { state(status)?.done ?? false }
 
   /// The product's default: the seed's 13 states; `done`, `rejected`, `cancelled` terminal.
   public static let seed = Workflow(states: [

@@ -37,7 +37,7 @@ public struct FrameModel: Sendable {
     let project = projects.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     header = HeaderModel(project: project, sprint: sprint, burndown: burndown, at: at, zone: zone)
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
-    sources = statuses.map { SourceRow($0, now: now, reconnectAt: reconnectAt[$0.name]) }
+    sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
       RecentRow(featureId: t.featureId, title: t.title, to: t.to, age: Ages.text(from: t.at, to: at))
     }
@@ -94,24 +94,44 @@ public struct HeaderModel: Hashable, Sendable {
 public struct SourceRow: Hashable, Sendable {
   public var name: String
   public var status: SourceStatus.State
-  /// "12 s ago", or "never".
+  /// When the source's data last changed ("updated 3 h ago"), else when it was last heard
+  /// ("heard 12 s ago"), else "never heard".
   public var age: String
   /// "retry in 4 s" while waiting to reconnect.
   public var countdown: String?
   public var detail: String?
 
-  public init(_ s: SourceStatus, now: Instant, reconnectAt: Instant?) {
+  /// - Parameters:
+  ///   - now: the real clock, for the countdown.
+  ///   - at: the board's clock, on which the source's events are dated.
+  public init(_ s: SourceStatus, now: Instant, at: Instant, reconnectAt: Instant?) {
     name = s.name
     status = s.status
-    age = s.lastHeard.map { Ages.text(from: $0, to: now) } ?? "never"
+    age = SourceRow.age(s, now: now, at: at)
     if let r = reconnectAt, r > now {
       countdown = "retry in \(Int(((Double(r.millis - now.millis)) / 1000).rounded(.up))) s"
     }
     if s.needsResync {
-      detail = "sequence gap: some events were lost; waiting for a snapshot"
+      detail = SourceRow.gapText(s.lastGap)
     } else {
       detail = s.detail ?? s.lastError
     }
+  }
+
+  /// A source's age as the board says it: when its data last changed, not merely when it was
+  /// last heard (a followed file whose last event is hours old is live, but its data is old).
+  public static func age(_ s: SourceStatus, now: Instant, at: Instant) -> String {
+    if let changed = s.lastChangeAt { return "updated " + Ages.text(from: changed, to: at) }
+    if let heard = s.lastHeard { return "heard " + Ages.text(from: heard, to: now) }
+    return "never heard"
+  }
+
+  /// What a gap means: those numbers did not arrive (whether they were events the board needs is
+  /// for the snapshot to say).
+  public static func gapText(_ gap: ClosedRange<Int64>?) -> String {
+    guard let g = gap else { return "sequence gap: waiting for a snapshot" }
+    let numbers = g.count == 1 ? "seq \(g.lowerBound)" : "seq \(g.lowerBound)–\(g.upperBound)"
+    return "\(numbers) not received; waiting for a snapshot"
   }
 }
 

@@ -1,6 +1,8 @@
 public import Raster
 
-/// Three key numbers for a 10-foot view: remaining, done, working days left.
+/// Three key numbers for a 10-foot view: remaining and done in the burndown's unit (they never
+/// mix units: points left beside points done), and working days left. Work closed without being
+/// done is said beside done, so that left + done + closed is the sprint's scope.
 public struct NumbersWidget: Widget {
   public init() {}
 
@@ -14,12 +16,16 @@ public struct NumbersWidget: Widget {
 
   public func model(_ frame: FrameModel) -> Model {
     let b = frame.burndown
-    let remaining = b.flatMap { $0.remaining.compactMap { $0 }.last } ?? 0
-    let unit = b?.unit == .points ? "points left" : "features left"
-    let percent = frame.progress.percent
+    let p = frame.progress
+    let points = b?.unit == .points
+    let unit = points ? "points" : "features"
+    let remaining = b.flatMap { $0.remaining.compactMap { $0 }.last } ?? Double(p.total - p.completed)
+    let done = points ? p.donePoints : Double(p.done)
+    let closed = points ? p.completedPoints - p.donePoints : Double(p.completed - p.done)
+    let closedLabel = p.closed.count == 1 ? p.closed[0].label : "closed"
     return Model(items: [
-      .init(value: Numbers.short(remaining), label: unit),
-      .init(value: "\(Int(percent.rounded()))%", label: "done"),
+      .init(value: Numbers.short(remaining), label: "\(unit) left"),
+      .init(value: Numbers.short(done), label: "\(unit) done" + ProgressText.closed([(closedLabel, closed)])),
       .init(value: b.map { String($0.daysLeft) } ?? "–", label: "working days left"),
     ])
   }

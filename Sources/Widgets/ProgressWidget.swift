@@ -1,8 +1,10 @@
 public import Projections
 public import Raster
 
-/// Total, completed and percent: a big number in a progress ring (or a bar when the cell is wide
-/// and low).
+/// The share of features done, as a big number in a progress ring (or a bar when the cell is wide
+/// and low), and "14 of 21 done · 1 rejected" under it. The ring and bar show done work in the
+/// success colour and work closed without being done (rejected, cancelled) muted after it, so
+/// together they are the completed share the burndown counts.
 public struct ProgressWidget: Widget {
   public init() {}
 
@@ -13,11 +15,13 @@ public struct ProgressWidget: Widget {
     let ink = style.text(on: t.bg)
     let content = Card.draw(title: "Progress", in: rect, style: style, painter: &painter, canvas: &canvas)
     guard content.width > 8, content.height > 8 else { return }
-    // Whole percent on the wall: "71%" reads faster from across a room than "71.4%".
-    let percent = "\(Int(p.percent.rounded()))%"
-    let detail = "\(p.completed) of \(p.total) done"
-    let fraction = p.total == 0 ? 0 : Double(p.completed) / Double(p.total)
+    // Whole percent on the wall: "67%" reads faster from across a room than "66.7%".
+    let percent = ProgressText.donePercent(p)
+    let detail = ProgressText.summary(p)
+    let fraction = p.total == 0 ? 0 : Double(p.done) / Double(p.total)
+    let closedFraction = p.total == 0 ? 0 : Double(p.completed - p.done) / Double(p.total)
     let success = style.semantic.success
+    let closedInk = t.fgMuted
     let keySize = style.size(.key)
 
     let numberW = painter.width("100%", size: keySize, bold: true, tabular: true) + style.u(16)
@@ -33,6 +37,11 @@ public struct ProgressWidget: Widget {
       let barH = Swift.min(style.u(22), content.height * 0.25)
       let bar = Rect(x: barX, y: content.midY - barH - style.u(4), width: barW, height: barH)
       canvas.fillRoundedRect(bar, radius: barH / 2, t.fgDim.withAlpha(0.25))
+      if fraction + closedFraction > 0 {
+        canvas.fillRoundedRect(
+          Rect(x: bar.minX, y: bar.minY, width: Swift.max(barH, barW * (fraction + closedFraction)), height: barH),
+          radius: barH / 2, closedInk)
+      }
       if fraction > 0 {
         canvas.fillRoundedRect(
           Rect(x: bar.minX, y: bar.minY, width: Swift.max(barH, barW * fraction), height: barH), radius: barH / 2,
@@ -62,6 +71,11 @@ public struct ProgressWidget: Widget {
     let c = Point(content.midX, content.minY + side / 2)
     let ringW = Swift.max(3, side * 0.09)
     canvas.ring(center: c, radius: side / 2, width: ringW, t.fgDim.withAlpha(0.25))
+    if closedFraction > 0 {
+      canvas.arc(
+        center: c, radius: side / 2, width: ringW, startAngle: fraction * 2 * Double.pi,
+        endAngle: (fraction + closedFraction) * 2 * Double.pi, closedInk, cap: .butt)
+    }
     if fraction > 0 {
       canvas.arc(
         center: c, radius: side / 2, width: ringW, startAngle: 0, endAngle: fraction * 2 * Double.pi, success,

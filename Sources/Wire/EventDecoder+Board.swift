@@ -1,7 +1,7 @@
 import WallboardCore
 
 extension EventDecoder {
-  /// A workflow: `project_id`?, `states` [{`id`, `label`?, `terminal`?, `active_work`?}]
+  /// A workflow: `project_id`?, `states` [{`id`, `label`?, `terminal`?, `active_work`?, `done`?}]
   /// (non-empty, ids normalised and unique), `initial_state`? (one of the states).
   func workflowDefinition(_ f: Fields) throws(EventDecodingError) -> WorkflowDefinition {
     let projectId = try f.id("project_id")
@@ -20,7 +20,7 @@ extension EventDecoder {
       states.append(
         WorkflowState(
           id: id, label: try s.string("label", .other), terminal: try s.bool("terminal") ?? false,
-          activeWork: try s.bool("active_work") ?? false))
+          activeWork: try s.bool("active_work") ?? false, done: try s.bool("done")))
     }
     let initial = try f.state("initial_state")
     if let initial, !seen.contains(initial) {

@@ -33,6 +33,10 @@ public struct EventDecodingError: Error, Hashable, Sendable, CustomStringConvert
     self.problem = problem
   }
 
+  /// The envelope's `source` and `seq`, when they were read before the problem was found: the
+  /// event's number arrived even though the event did not.
+  public var position: StreamPosition?
+
   /// `payload.status: expected a string, found a number`.
   public var description: String { "\(path): \(problem)" }
 }
@@ -74,15 +78,23 @@ public struct EventDecoder: Sendable {
         path: "envelope", problem: "expected an object, found \(envelope.kindDescription)")
     }
     let env = Fields(object, path: "", limits: limits)
-    let topic = try env.requiredString("topic", .other)
-    let eventType = try env.string("event_type", .other)
-    let time = try env.instant("time") ?? receivedAt
+    // The number first: whatever else is wrong, an event with a readable `seq` arrived.
     let seq = try env.sequenceNumber("seq")
     let publisher = try env.string("source", .other)
-    let payload = try env.requiredObject("payload")
-    return Event(
-      origin: origin, publisher: publisher, seq: seq, time: time, receivedAt: receivedAt,
-      eventType: eventType, body: try body(topic: topic, payload: payload))
+    let position = seq.map { StreamPosition(publisher: publisher, seq: $0) }
+    do throws(EventDecodingError) {
+      let topic = try env.requiredString("topic", .other)
+      let eventType = try env.string("event_type", .other)
+      let time = try env.instant("time") ?? receivedAt
+      let payload = try env.requiredObject("payload")
+      return Event(
+        origin: origin, publisher: publisher, seq: seq, time: time, receivedAt: receivedAt,
+        eventType: eventType, body: try body(topic: topic, payload: payload))
+    } catch {
+      var e = error
+      e.position = position
+      throw e
+    }
   }
 
   /// Decodes a payload by topic (also used for Orchestra payloads converted to JSON).

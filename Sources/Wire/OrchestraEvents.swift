@@ -22,11 +22,18 @@ public enum OrchestraEvents {
     try fields.check(d.eventType, .other, path: "event_type")
     try fields.check(d.sourcePlugin, .other, path: "source_plugin")
     let seq = try fields.sequenceNumber("seq")
-    return Event(
-      origin: origin, publisher: d.sourcePlugin.isEmpty ? nil : d.sourcePlugin, seq: seq,
-      time: d.timestamp ?? receivedAt, receivedAt: receivedAt,
-      eventType: d.eventType.isEmpty ? nil : d.eventType,
-      body: try decoder.body(topic: d.topic, payload: payload))
+    let publisher = d.sourcePlugin.isEmpty ? nil : d.sourcePlugin
+    do throws(EventDecodingError) {
+      return Event(
+        origin: origin, publisher: publisher, seq: seq, time: d.timestamp ?? receivedAt, receivedAt: receivedAt,
+        eventType: d.eventType.isEmpty ? nil : d.eventType,
+        body: try decoder.body(topic: d.topic, payload: payload))
+    } catch {
+      // The number arrived even though the event did not: it is no gap.
+      var e = error
+      e.position = seq.map { StreamPosition(publisher: publisher, seq: $0) }
+      throw e
+    }
   }
 
   /// The `board.snapshot` event of a successful `board_snapshot` tool call.

@@ -30,7 +30,7 @@ struct LineDecoderTests {
   @Test func wholeGivesTheExpectedInputs() {
     let inputs = Self.decode(chunks: [Self.input[...]])
     let events = inputs.compactMap { if case .event(let e) = $0 { e } else { nil } }
-    let rejected = inputs.compactMap { if case .rejected(_, _, let r) = $0 { r } else { nil } }
+    let rejected = inputs.compactMap { if case .rejected(_, _, let r, _) = $0 { r } else { nil } }
     #expect(events.count == 11)
     #expect(rejected.count == 3)
     #expect(rejected[0].hasPrefix("x:13: "))

@@ -11,6 +11,8 @@ final class LiveBoard: @unchecked Sendable {
   private var inputs: [BoardInput] = []
   private var state = BoardState()
   private(set) var statuses: [ConnectionStatus] = []
+  /// How many `board.snapshot` events arrived: one per `board_snapshot` call the source made.
+  private(set) var snapshots = 0
 
   func put(_ i: BoardInput) { lock.withLock { inputs.append(i) } }
 
@@ -19,6 +21,7 @@ final class LiveBoard: @unchecked Sendable {
     lock.withLock {
       for i in inputs {
         if case .connection(_, let s, _, _) = i, statuses.last != s { statuses.append(s) }
+        if case .event(let e) = i, case .boardSnapshot = e.body { snapshots += 1 }
         Reducer.reduce(into: &state, i)
       }
       inputs.removeAll()
@@ -176,6 +179,40 @@ struct OrchestraSourceTests {
     #expect(board.board().origins[origin]?.connectionDetail?.contains("cannot connect") == true)
     #expect(board.wait(3) { _ in source.nextAttemptAt != nil }, "a countdown to the next try")
     #expect(board.wait(6) { $0.origins[origin]?.connection == .offline }, "a server that stays away is offline")
+  }
+
+  /// The seq of the peer's truth.
+  static func truthSeq(_ peer: OrchestraPeer) throws -> Int {
+    let lines = try peer.send(#"{"cmd":"snapshot"}"#)
+    let json = try #require(lines.first { $0.hasPrefix("{") })
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    return try #require(obj["seq"] as? Int)
+  }
+
+  @Test func aRejectedPayloadOrATopicNotSubscribedToIsNoGap() throws {
+    try withLiveSource { peer, source, board, origin in
+      let snapshots = board.snapshots
+      let seq = try Self.truthSeq(peer)
+      // A valid envelope whose payload the board rejects (a number for a status)…
+      _ = try peer.send(
+        #"{"cmd":"publish","event":{"topic":"feature.updated","seq":\#(seq + 1),"source":"tools.features","payload":{"id":"ZZ","status":5}}}"#
+      )
+      // …a delivery of a topic the board never subscribed to, numbered next…
+      _ = try peer.send(
+        #"{"cmd":"inject","response":{"eventDelivery":{"subscriptionId":"other","topic":"note.created","sourcePlugin":"tools.features","payload":{"seq":\#(seq + 2),"text":"hi"}}}}"#
+      )
+      // …and the next event: nothing was lost, so there is no gap and no resync.
+      _ = try peer.send(
+        #"{"cmd":"publish","event":{"topic":"feature.updated","seq":\#(seq + 3),"source":"tools.features","payload":{"id":"A","status":"done"}}}"#
+      )
+      #expect(board.wait { $0.features["A"]?.status == "done" })
+      let s = board.board()
+      #expect(s.origins[origin]?.rejected == 1)
+      #expect(s.origins[origin]?.gaps == 0)
+      #expect(s.origins[origin]?.needsResync == false)
+      #expect(s.counters.ignored == 1, "the unknown topic is counted as ignored")
+      #expect(board.snapshots == snapshots, "no board_snapshot call was made")
+    }
   }
 
   @Test func aSequenceGapTriggersAResync() throws {

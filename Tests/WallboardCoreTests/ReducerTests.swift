@@ -63,7 +63,7 @@ struct ReducerTests {
     #expect(s.counters.applied == 2)
     Reducer.reduce(into: &s, M.event("2026-11-01T09:02:00Z", .boardSnapshot(BoardSnapshot(seq: 9)), seq: 5))
     #expect(s.origins["test"]?.needsResync == false)
-    #expect(s.origins["test"]?.sequences[""] == 9)
+    #expect(s.origins["test"]?.cursor.last[""] == 9)
   }
 
   @Test func unknownTopicIsCountedAndIgnored() {
@@ -170,6 +170,9 @@ struct ReducerTests {
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A")), seq: 40, publisher: "tools"),
       M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B")), seq: 41, publisher: "tools"),
     ])
+    // The connection dropped and was made again: a new stream, whose bootstrap may go back.
+    Reducer.reduce(
+      into: &s, .connection(origin: "test", status: .reconnecting, at: M.t("2026-11-01T09:59:00Z"), detail: nil))
     Reducer.reduce(
       into: &s, M.event("2026-11-01T10:00:00Z", .boardSnapshot(BoardSnapshot(features: [M.feature("A")], seq: 2))))
     #expect(s.features.keys.sorted() == ["A"])

@@ -1,0 +1,22 @@
+public import Projections
+
+/// How the board words progress, the same on every widget and the text board: "done" is the
+/// workflow's done states only; work closed without being done (rejected, cancelled) is said
+/// apart, never counted as done.
+public enum ProgressText {
+  /// "14 of 21 done · 1 rejected".
+  public static func summary(_ p: Progress) -> String {
+    "\(p.done) of \(p.total) done" + closed(p.closed.map { ($0.label, Double($0.count)) })
+  }
+
+  /// The share of features done: "67%" (whole percent, for across a room).
+  public static func donePercent(_ p: Progress) -> String { "\(Int(p.donePercent.rounded()))%" }
+
+  /// The share of features completed (done or closed), said as complete: "71% complete".
+  public static func percent(_ p: Progress) -> String { "\(Numbers.short(p.percent))% complete" }
+
+  /// " · 1 rejected · 2 cancelled", or "" when nothing was closed without being done.
+  public static func closed(_ parts: [(label: String, value: Double)]) -> String {
+    parts.filter { $0.value > 0 }.map { " · \(Numbers.short($0.value)) \($0.label.lowercased())" }.joined()
+  }
+}
