@@ -154,3 +154,26 @@ struct PropertyTests {
     #expect(a == b)
   }
 }
+
+@Suite("Progress: done and completed")
+struct ProgressDoneTests {
+  typealias M = Make
+
+  @Test func doneIsTheDoneStatesCompletedIsEveryTerminalOne() {
+    let s = M.state([
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A", status: "done", points: 3))),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B", status: "rejected", points: 2))),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("C", status: "cancelled", points: 1))),
+      M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("D", status: "todo", points: 5))),
+    ])
+    let p = Progress.compute(state: s, scope: BoardScope(state: s, sprint: nil))
+    #expect(p.done == 1)
+    #expect(p.completed == 3)
+    #expect(p.percent == 75)
+    #expect(p.donePercent == 25)
+    #expect(p.donePoints == 3)
+    #expect(p.completedPoints == 6)
+    #expect(p.closed.map(\.state) == ["rejected", "cancelled"])
+    #expect(p.closed.map(\.count) == [1, 1])
+  }
+}
