@@ -32,6 +32,15 @@ public struct Burndown: Hashable, Sendable {
   public var scope: [Double?]
   public var completed: [Double?]
   public var scopeChanges: [ScopeChange]
+  /// Every change of the remaining work and the scope, at the moment it happened, oldest first:
+  /// what the chart draws as steps (`BurndownStep`).
+  public var steps: [BurndownStep]
+  /// Where the steps begin: the sprint's start, or the board's first record of a member when it
+  /// joined later (never after `at`).
+  public var stepsFrom: Instant
+  /// Scope and completed totals at `stepsFrom`, before the first step.
+  public var startScope: Double
+  public var startCompleted: Double
   /// Committed total at the sprint's start: where the guideline begins.
   public var committed: Double
   /// Members without an estimate at `at`.
@@ -166,13 +175,21 @@ extension Burndown {
     }
     changes.sort { ($0.at, $0.featureId) < ($1.at, $1.featureId) }
 
+    // Never after `at`: a chart of a sprint that has not started, or of what the board did not
+    // know yet, is flat at what it knew at `at`.
+    let stepsFrom = min(max(startMoment, firstKnown ?? startMoment), at)
+    let steps = BurndownStep.compute(
+      histories: histories, workflows: workflows, from: stepsFrom, to: at, isMember: isMember, value: value)
+    let (startScope, startCompleted) = totals(at: stepsFrom)
+
     let unestimated = membersAtAt.filter { points($0) == nil }.count
     let daysLeft = days.indices.filter { days[$0] > today && days[$0] <= sprint.endDate && working[$0] }.count
     let todayIndex = days.firstIndex(of: today)
 
     return Burndown(
       sprintId: sprint.id, unit: unit, days: days, working: working, ideal: ideal,
-      remaining: remaining, scope: scope, completed: completed, scopeChanges: changes,
+      remaining: remaining, scope: scope, completed: completed, scopeChanges: changes, steps: steps,
+      stepsFrom: stepsFrom, startScope: startScope, startCompleted: startCompleted,
       committed: committed, unestimated: unestimated, daysLeft: daysLeft, todayIndex: todayIndex,
       startMoment: startMoment, zone: zone)
   }

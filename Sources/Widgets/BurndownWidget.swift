@@ -1,10 +1,13 @@
 public import Projections
 public import Raster
-internal import WallboardCore
+public import WallboardCore
 
-/// The sprint burndown (or burnup): dashed guideline, remaining line, grey bands on
-/// non-working days, scope-change markers with their signed delta, a today line, a date axis,
-/// and the unit and unestimated count in the title.
+/// The sprint burndown (or burnup), drawn as what happened: remaining work as steps at the
+/// moments it changed — burn as drops, scope changes (added, removed, re-estimated) as risers or
+/// drops of their own in the warning colour, with a `+N` marker and a `−N` marker apart on the
+/// day they happened in the sprint's time zone — over the dashed guideline, grey bands on
+/// non-working days, a today line, a y axis that fits the data and a date axis. The title says
+/// the unit and how many members are unestimated; a legend names every line.
 public struct BurndownWidget: Widget {
   public enum Mode: String, Sendable { case burndown, burnup }
   public var mode: Mode
@@ -13,7 +16,7 @@ public struct BurndownWidget: Widget {
 
   public struct Model: Hashable, Sendable {
     public var burndown: Burndown?
-    /// How far through today `at` is (0…1), for the today line.
+    /// How far through today `at` is (0…1), for the today line and the lines' ends.
     public var todayFraction: Double
   }
 
@@ -27,45 +30,62 @@ public struct BurndownWidget: Widget {
   public func draw(_ m: Model, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
     let t = style.theme
     let ink = style.text(on: t.bg)
+    let name = mode == .burndown ? "Burndown" : "Burnup"
     guard let b = m.burndown, !b.days.isEmpty else {
-      let content = Card.draw(
-        title: mode == .burndown ? "Burndown" : "Burnup", in: rect, style: style, painter: &painter, canvas: &canvas)
+      let content = Card.draw(title: name, in: rect, style: style, painter: &painter, canvas: &canvas)
       painter.draw(
         "No sprint to chart yet", in: content, size: style.size(.body), color: ink, background: t.bg, align: .center,
         canvas: &canvas)
       return
     }
     let unitName = b.unit == .points ? "points" : "features"
-    var title = (mode == .burndown ? "Burndown" : "Burnup") + " · \(unitName)"
+    var title = name + " · \(unitName)"
     if b.unit == .points && b.unestimated > 0 { title += " · \(b.unestimated) unestimated" }
-    let content = Card.draw(title: title, in: rect, style: style, painter: &painter, canvas: &canvas)
+    var content = Card.draw(title: title, in: rect, style: style, painter: &painter, canvas: &canvas)
     guard content.width > style.u(60), content.height > style.u(60) else { return }
 
-    // Plot area: room for the y labels on the left and the date axis below.
     let labelSize = style.size(.small)
-    let yLabelWidth = painter.width("000", size: labelSize, tabular: true) + style.u(10)
+    let scopeColor = style.semantic.warning
+    let hasScopeChanges = b.steps.contains { $0.kind != .burn && $0.scopeDelta != 0 }
+    let legend: [LegendEntry] =
+      mode == .burndown
+      ? [LegendEntry("Remaining", t.accent, .solid), LegendEntry("Ideal", t.fgMuted, .dashed)]
+        + (hasScopeChanges ? [LegendEntry("Scope change", scopeColor, .solid)] : [])
+      : [LegendEntry("Scope", t.fgMuted, .solid), LegendEntry("Completed", style.semantic.success, .solid)]
+    content = drawLegend(
+      legend, titleWidth: painter.width(title, size: style.size(.body), bold: true), card: rect, content: content,
+      style: style, painter: &painter, canvas: &canvas)
+
+    // The y scale: ticks of 1, 2 or 5 × 10ⁿ, at most six, the top the first tick at or above the data.
+    let top = Swift.max(1, b.committed, (b.scope.compactMap { $0 } + b.remaining.compactMap { $0 }).max() ?? 0)
+    let axis = Self.niceAxis(top)
+    // Plot area: room for the y labels on the left and the date axis below.
+    let yLabelWidth = painter.width(Numbers.short(axis.max), size: labelSize, tabular: true) + style.u(10)
     let axisHeight = labelSize * 1.6
     let plot = Rect(
-      x: content.minX + yLabelWidth, y: content.minY + style.u(6), width: content.width - yLabelWidth,
-      height: content.height - axisHeight - style.u(6))
+      x: content.minX + yLabelWidth, y: content.minY + labelSize * 0.7, width: content.width - yLabelWidth,
+      height: content.height - axisHeight - labelSize * 0.7)
     guard plot.width > 10, plot.height > 10 else { return }
 
     let n = b.days.count
     let dayW = plot.width / Double(n)
-    let series: [Double?] = mode == .burndown ? b.remaining : b.scope
-    let top = Swift.max(1, b.committed, (b.scope.compactMap { $0 } + b.remaining.compactMap { $0 }).max() ?? 0)
-    let yMax = niceCeiling(top)
-    func y(_ v: Double) -> Double { plot.maxY - v / yMax * plot.height }
-    func x(_ dayEnd: Double) -> Double { plot.minX + dayEnd * dayW }
+    func y(_ v: Double) -> Double { plot.maxY - v / axis.max * plot.height }
+    func x(day: Double) -> Double { plot.minX + day * dayW }
+    func x(_ instant: Instant) -> Double { x(day: Self.dayPosition(of: instant, in: b)) }
+    let endX = b.todayIndex.map { x(day: Double($0) + m.todayFraction) } ?? x(day: Double(n))
 
     // Non-working days as grey bands.
     for (i, working) in b.working.enumerated() where !working {
-      canvas.fill(Rect(x: x(Double(i)), y: plot.minY, width: dayW, height: plot.height), t.fgDim.withAlpha(0.18))
+      canvas.fill(Rect(x: x(day: Double(i)), y: plot.minY, width: dayW, height: plot.height), t.fgDim.withAlpha(0.18))
     }
-    // Grid: baseline and half line.
-    canvas.line(from: Point(plot.minX, plot.maxY), to: Point(plot.maxX, plot.maxY), width: style.u(2), t.border)
-    canvas.line(from: Point(plot.minX, y(yMax / 2)), to: Point(plot.maxX, y(yMax / 2)), width: style.u(1), t.border)
-    for v in [0, yMax / 2, yMax] {
+    // Grid: a line and a label at every tick.
+    let every = Swift.max(1, Int((labelSize * 1.3 / (plot.height / Double(axis.ticks))).rounded(.up)))
+    for k in 0...axis.ticks {
+      let v = Double(k) * axis.step
+      canvas.line(
+        from: Point(plot.minX, y(v)), to: Point(plot.maxX, y(v)), width: style.u(k == 0 ? 2 : 1),
+        k == 0 ? t.border : t.border.withAlpha(0.6))
+      guard k % every == 0 || k == axis.ticks else { continue }
       painter.draw(
         Numbers.short(v),
         in: Rect(x: content.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2),
@@ -73,63 +93,44 @@ public struct BurndownWidget: Widget {
     }
 
     // Guideline (burndown) from the committed total at the start of the first day.
-    let accent = t.accent
     if mode == .burndown {
-      var guide = [Point(x(0), y(b.committed))]
-      for (i, v) in b.ideal.enumerated() { guide.append(Point(x(Double(i + 1)), y(v))) }
+      var guide = [Point(x(day: 0), y(b.committed))]
+      for (i, v) in b.ideal.enumerated() { guide.append(Point(x(day: Double(i + 1)), y(v))) }
       canvas.dashedPolyline(guide, width: style.u(3), dash: style.u(12), gap: style.u(8), t.fgMuted)
     }
 
-    // The actual line(s): one point at the start, then one at the end of each day (or at `at`).
-    func line(_ values: [Double?], start: Double, color: RGBA, width: Double) {
-      var pts = [Point(x(0), y(start))]
-      for (i, v) in values.enumerated() {
-        guard let v else { break }
-        let end = (i == b.todayIndex) ? Double(i) + m.todayFraction : Double(i + 1)
-        pts.append(Point(x(end), y(v)))
-      }
-      if pts.count > 1 { canvas.polyline(pts, width: width, color) }
-    }
-    let scopeStart = b.committed
+    // The lines, as steps at the moments they changed.
+    let startX = x(b.stepsFrom)
     if mode == .burndown {
-      line(b.remaining, start: scopeStart, color: accent, width: style.u(5))
+      let risers = stepLine(
+        b.steps, start: b.startScope - b.startCompleted, value: \.remaining, from: startX, to: endX, x: x, y: y,
+        width: style.u(5), color: t.accent, canvas: &canvas)
+      // Scope changes over the line, in a colour of their own: never mistaken for burn.
+      for r in risers where r.kind != .burn {
+        canvas.line(from: r.from, to: r.to, width: style.u(5), scopeColor, cap: .round)
+      }
     } else {
-      line(b.scope, start: scopeStart, color: t.fgMuted, width: style.u(4))
-      line(b.completed, start: 0, color: style.semantic.success, width: style.u(5))
+      _ = stepLine(
+        b.steps, start: b.startScope, value: \.scope, from: startX, to: endX, x: x, y: y, width: style.u(4),
+        color: t.fgMuted, canvas: &canvas)
+      _ = stepLine(
+        b.steps, start: b.startCompleted, value: \.completed, from: startX, to: endX, x: x, y: y, width: style.u(5),
+        color: style.semantic.success, canvas: &canvas)
     }
-
-    // Scope changes: a marker per day with the day's signed delta.
-    var byDay: [Int: Double] = [:]
-    for c in b.scopeChanges { if let i = b.days.firstIndex(of: c.date) { byDay[i, default: 0] += c.delta } }
-    for (i, delta) in byDay.sorted(by: { $0.key < $1.key }) {
-      let v = series[i] ?? b.committed
-      // On the line's vertex at the end of that day (or at `at` for today).
-      let cx = x(i == b.todayIndex ? Double(i) + m.todayFraction : Double(i + 1))
-      let cy = y(v)
-      let r = style.u(9)
-      canvas.fillCircle(center: Point(cx, cy), radius: r, style.semantic.warning)
-      canvas.ring(center: Point(cx, cy), radius: r, width: style.u(2), t.bg)
-      let label = (delta >= 0 ? "+" : "−") + Numbers.short(abs(delta))
-      let lw = painter.width(label, size: labelSize, bold: true) + style.u(8)
-      let above = cy - r - labelSize * 1.5 > plot.minY
-      let box = Rect(
-        x: cx - lw / 2, y: above ? cy - r - labelSize * 1.5 : cy + r + style.u(2), width: lw, height: labelSize * 1.4)
-      painter.draw(
-        label, in: box, size: labelSize, color: ink, background: t.bg, align: .center, bold: true, canvas: &canvas)
-    }
+    drawScopeMarkers(b, x: x, y: y, plot: plot, style: style, painter: &painter, canvas: &canvas)
 
     // Today.
-    if let i = b.todayIndex {
-      let tx = x(Double(i) + m.todayFraction)
-      canvas.line(from: Point(tx, plot.minY), to: Point(tx, plot.maxY), width: style.u(2), t.fgBright.withAlpha(0.7))
+    if b.todayIndex != nil {
+      canvas.line(
+        from: Point(endX, plot.minY), to: Point(endX, plot.maxY), width: style.u(2), t.fgBright.withAlpha(0.7))
     }
 
     // Date axis: as many day labels as fit.
-    let sample = "30"
-    let labelW = painter.width(sample, size: labelSize, tabular: true) * 1.8
-    let every = Swift.max(1, Int((labelW / dayW).rounded(.up)))
-    for (i, d) in b.days.enumerated() where i % every == 0 {
-      let box = Rect(x: x(Double(i)), y: plot.maxY + style.u(4), width: dayW * Double(every), height: axisHeight)
+    let labelW = painter.width("30", size: labelSize, tabular: true) * 1.8
+    let everyDay = Swift.max(1, Int((labelW / dayW).rounded(.up)))
+    for (i, d) in b.days.enumerated() where i % everyDay == 0 {
+      let box = Rect(
+        x: x(day: Double(i)), y: plot.maxY + style.u(4), width: dayW * Double(everyDay), height: axisHeight)
       // The month joins the day number on the first day and on the 1st, when there is room.
       let long = Clock.dayMonth(d)
       let withMonth = (i == 0 || d.day == 1) && painter.width(long, size: labelSize, tabular: true) <= box.width
@@ -139,13 +140,169 @@ public struct BurndownWidget: Widget {
     }
   }
 
-  /// 1, 2, 5 × 10ⁿ at or above `v`.
-  func niceCeiling(_ v: Double) -> Double {
-    guard v > 0 else { return 1 }
-    var p = 1.0
-    while p * 10 <= v { p *= 10 }
-    for f in [1.0, 2, 5, 10] where f * p >= v { return f * p }
-    return 10 * p
+  /// An instant's place on the chart's time axis, in days from the start of the first day: the
+  /// index of its day in the sprint's time zone plus how far into that day it is (a change at
+  /// 11:00 on the 25th sits 11/24 into the 25th's column, whatever the board's zone).
+  public static func dayPosition(of instant: Instant, in b: Burndown) -> Double {
+    let d = b.zone.date(of: instant)
+    let start = b.zone.startOfDay(d).millis
+    let length = Swift.max(1, b.zone.startOfDay(d.adding(days: 1)).millis - start)
+    let first = b.days.first?.daysSinceEpoch ?? d.daysSinceEpoch
+    return Double(d.daysSinceEpoch - first) + Double(instant.millis - start) / Double(length)
   }
 
+  /// A vertical segment of a step line: where one step moved the value.
+  struct Riser {
+    var kind: BurndownStep.Kind
+    var from: Point
+    var to: Point
+  }
+
+  /// Draws `value` as a step line from `from` to `to`: flat between changes, a vertical move at
+  /// each. Returns the vertical moves.
+  func stepLine(
+    _ steps: [BurndownStep], start: Double, value: KeyPath<BurndownStep, Double>, from: Double, to: Double,
+    x: (Instant) -> Double, y: (Double) -> Double, width: Double, color: RGBA, canvas: inout Canvas
+  ) -> [Riser] {
+    var points = [Point(from, y(start))]
+    var risers: [Riser] = []
+    var current = start
+    for s in steps {
+      let v = s[keyPath: value]
+      guard v != current else { continue }
+      let sx = Swift.min(x(s.at), to)
+      points.append(Point(sx, y(current)))
+      points.append(Point(sx, y(v)))
+      risers.append(Riser(kind: s.kind, from: Point(sx, y(current)), to: Point(sx, y(v))))
+      current = v
+    }
+    points.append(Point(Swift.max(to, points.last!.x), y(current)))
+    canvas.polyline(points, width: width, color, join: .round)
+    return risers
+  }
+
+  /// One marker per day for what was added (`+N`) and one for what was taken away (`−N`), at the
+  /// first such change of that day: additions above the line, removals below it.
+  func drawScopeMarkers(
+    _ b: Burndown, x: (Instant) -> Double, y: (Double) -> Double, plot: Rect, style: Style, painter: inout Painter,
+    canvas: inout Canvas
+  ) {
+    let t = style.theme
+    let ink = style.text(on: t.bg)
+    let labelSize = style.size(.small)
+    struct Group {
+      var at: Instant
+      var value: Double
+      var delta: Double
+      /// The range the group's steps cover, so that its label clears them.
+      var low: Double
+      var high: Double
+    }
+    var groups: [String: Group] = [:]
+    var order: [String] = []
+    for s in b.steps where s.kind != .burn && s.scopeDelta != 0 {
+      let key = "\(b.zone.date(of: s.at).daysSinceEpoch)\(s.scopeDelta > 0 ? "+" : "-")"
+      let after = mode == .burndown ? s.remaining : s.scope
+      let before = after - (mode == .burndown ? s.remainingDelta : s.scopeDelta)
+      if groups[key] == nil {
+        order.append(key)
+        groups[key] = Group(at: s.at, value: after, delta: 0, low: after, high: after)
+      }
+      groups[key]!.delta += s.scopeDelta
+      groups[key]!.low = Swift.min(groups[key]!.low, before, after)
+      groups[key]!.high = Swift.max(groups[key]!.high, before, after)
+    }
+    for key in order {
+      let g = groups[key]!
+      let up = g.delta > 0
+      let c = Point(x(g.at), y(g.value))
+      let r = style.u(8)
+      canvas.fillCircle(center: c, radius: r, style.semantic.warning)
+      canvas.ring(center: c, radius: r, width: style.u(2), t.bg)
+      let label = (up ? "+" : "−") + Numbers.short(abs(g.delta))
+      let lw = painter.width(label, size: labelSize, bold: true) + style.u(8)
+      let h = labelSize * 1.4
+      var boxY = up ? Swift.min(c.y, y(g.high)) - r - h : Swift.max(c.y, y(g.low)) + r + style.u(2)
+      boxY = Swift.min(Swift.max(boxY, plot.minY - labelSize * 0.6), plot.maxY - h)
+      painter.draw(
+        label, in: Rect(x: c.x - lw / 2, y: boxY, width: lw, height: h), size: labelSize, color: ink,
+        background: t.bg, align: .center, bold: true, canvas: &canvas)
+    }
+  }
+
+  /// A legend entry: a short line in the series' colour and its name.
+  struct LegendEntry {
+    enum Stroke { case solid, dashed }
+    var name: String
+    var color: RGBA
+    var stroke: Stroke
+    init(_ name: String, _ color: RGBA, _ stroke: Stroke) {
+      self.name = name
+      self.color = color
+      self.stroke = stroke
+    }
+  }
+
+  /// Draws the legend right-aligned in the title row when it fits beside the title, else in a row
+  /// of its own at the top of `content`; returns what is left of `content`.
+  func drawLegend(
+    _ entries: [LegendEntry], titleWidth: Double, card: Rect, content: Rect, style: Style, painter: inout Painter,
+    canvas: inout Canvas
+  ) -> Rect {
+    let t = style.theme
+    let size = style.size(.small)
+    let swatch = style.u(26)
+    let gap = style.u(18)
+    // A pixel of slack per name: the painter places text on whole pixels.
+    let widths = entries.map { swatch + style.u(8) + painter.width($0.name, size: size) + 2 }
+    let total = widths.reduce(0, +) + gap * Double(Swift.max(0, entries.count - 1))
+    let titleRow = Card.titleRow(in: card, style: style)
+    var row: Rect
+    var rest = content
+    if titleRow.width - titleWidth - style.u(24) >= total {
+      row = titleRow
+    } else {
+      row = Rect(x: content.minX, y: content.minY, width: content.width, height: size * 1.5)
+      rest = Rect(
+        x: content.minX, y: content.minY + row.height, width: content.width,
+        height: Swift.max(0, content.height - row.height))
+    }
+    var cursor = Swift.max(row.minX, row.maxX - total)
+    for (entry, w) in zip(entries, widths) {
+      guard cursor + w <= row.maxX + 0.5 else { break }
+      let mid = row.midY
+      switch entry.stroke {
+      case .solid:
+        canvas.line(
+          from: Point(cursor, mid), to: Point(cursor + swatch, mid), width: style.u(5), entry.color, cap: .round)
+      case .dashed:
+        canvas.dashedPolyline(
+          [Point(cursor, mid), Point(cursor + swatch, mid)], width: style.u(3), dash: style.u(8), gap: style.u(5),
+          entry.color)
+      }
+      painter.draw(
+        entry.name,
+        in: Rect(x: cursor + swatch + style.u(8), y: row.minY, width: w - swatch - style.u(8), height: row.height),
+        size: size, color: style.text(on: t.bg), background: t.bg, canvas: &canvas)
+      cursor += w + gap
+    }
+    return rest
+  }
+
+  /// The y axis for data up to `v`: the tick step (1, 2 or 5 × 10ⁿ) giving at most six ticks, and
+  /// the first tick at or above `v` as the top (51 → 0–60 in steps of 10).
+  public static func niceAxis(_ v: Double) -> (max: Double, step: Double, ticks: Int) {
+    let top = Swift.max(v, 1)
+    var magnitude = 1.0
+    while magnitude * 10 <= top { magnitude *= 10 }
+    while magnitude > top { magnitude /= 10 }
+    for step in [0.1, 0.2, 0.5, 1, 2, 5, 10].map({ $0 * magnitude }) {
+      let ticks = Int((top / step - 1e-9).rounded(.up))
+      // Whole numbers only for counts and points above 1.
+      if ticks <= 6 && (step >= 1 || top < 5) {
+        return (Double(ticks) * step, step, Swift.max(1, ticks))
+      }
+    }
+    return (10 * magnitude, 2 * magnitude, 5)
+  }
 }

@@ -40,8 +40,7 @@ enum Card {
     canvas.strokeRoundedRect(rect, radius: style.radius, width: max(1, style.u(2)), t.border)
     let pad = style.padding
     let titleSize = style.size(.body)
-    let titleBox = Rect(
-      x: rect.minX + pad, y: rect.minY + pad * 0.6, width: rect.width - 2 * pad, height: titleSize * 1.4)
+    let titleBox = titleRow(in: rect, style: style)
     if !title.isEmpty {
       painter.draw(
         title, in: titleBox, size: titleSize, color: style.text(on: t.bg), background: t.bg, bold: true, canvas: &canvas
@@ -49,5 +48,12 @@ enum Card {
     }
     let top = title.isEmpty ? rect.minY + pad : titleBox.maxY + pad * 0.4
     return Rect(x: rect.minX + pad, y: top, width: rect.width - 2 * pad, height: max(0, rect.maxY - pad - top))
+  }
+
+  /// The row the card's title sits in (its body-size text, left-aligned).
+  static func titleRow(in rect: Rect, style: Style) -> Rect {
+    let pad = style.padding
+    return Rect(
+      x: rect.minX + pad, y: rect.minY + pad * 0.6, width: rect.width - 2 * pad, height: style.size(.body) * 1.4)
   }
 }

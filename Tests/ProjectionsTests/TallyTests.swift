@@ -142,6 +142,31 @@ struct PropertyTests {
       #expect(tallies.map(\.count).reduce(0, +) == members.count)
       #expect(Set(tallies.map(\.state)).isSuperset(of: members.map { Workflow.seed.state($0.status)?.id ?? $0.status }))
       #expect(progress.completed <= progress.total)
+      #expect(progress.done <= progress.completed)
+      #expect(progress.done == tallies.filter { Workflow.seed.isDone($0.state) }.map(\.count).reduce(0, +))
+    }
+  }
+
+  /// The chart's steps and the daily series tell one story: the steps end where the days do, and
+  /// every remaining change is a step's.
+  @Test(arguments: 1...30)
+  func burndownStepsAgreeWithTheDailySeries(seed: Int) {
+    let s = M.state(Self.randomEvents(seed: UInt64(seed) &* 13, count: 150))
+    for sprint in s.sprints.values {
+      for at in ["2026-11-04T12:00:00Z", "2026-11-09T18:00:00Z", "2026-11-20T00:00:00Z"].map(M.t) {
+        let b = Burndown.compute(state: s, sprint: sprint, at: at, boardZone: .utc)
+        let scope = b.steps.last?.scope ?? b.startScope
+        let completed = b.steps.last?.completed ?? b.startCompleted
+        if let today = b.todayIndex, let remaining = b.remaining[today] {
+          #expect(
+            abs(scope - completed - remaining) < 1e-9,
+            "seed \(seed) \(sprint.id) at \(at): \(b.startScope)/\(b.startCompleted) from \(b.stepsFrom) \(b.steps) vs \(b.remaining) \(b.scope)"
+          )
+        }
+        let moved = b.steps.map(\.remainingDelta).reduce(0, +)
+        #expect(abs(b.startScope - b.startCompleted + moved - (scope - completed)) < 1e-9)
+        #expect(b.steps.allSatisfy { $0.at > b.stepsFrom && $0.at <= at })
+      }
     }
   }
 
