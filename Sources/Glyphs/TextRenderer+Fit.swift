@@ -4,33 +4,53 @@ extension TextRenderer {
   /// The ellipsis `fit` appends: U+2026 HORIZONTAL ELLIPSIS.
   public static let ellipsis = "\u{2026}"
 
-  /// `text` if it is at most `width` pixels wide at `size`, else its longest prefix that fits
-  /// with "…" after it, or "" when not even "…" fits.
+  /// Which part of a text that does not fit is kept.
+  public enum Keep: Sendable, Hashable {
+    /// The beginning, with "…" after it (a title).
+    case start
+    /// The end, with "…" before it: where the text carries the most at its end (a source's host
+    /// and port, a file's name, a feature's new state).
+    case end
+  }
+
+  /// `text` if it is at most `width` pixels wide at `size`, else its longest prefix (or, with
+  /// `keep: .end`, suffix) that fits with "…" beside it, or "" when not even "…" fits.
   ///
-  /// The prefix ends on a grapheme-cluster boundary (an emoji sequence or a letter with its
-  /// accents is kept whole or dropped whole), found by binary search, and trailing white space
-  /// before the ellipsis is dropped.
+  /// The cut falls on a grapheme-cluster boundary (an emoji sequence or a letter with its
+  /// accents is kept whole or dropped whole), found by binary search, and white space beside the
+  /// ellipsis is dropped.
   public func fit(
-    _ text: String, width: Double, size: Double, weight: Weight = .regular, tabular: Bool = false
+    _ text: String, width: Double, size: Double, weight: Weight = .regular, tabular: Bool = false,
+    keep: Keep = .start
   ) -> String {
     func fits(_ candidate: String) -> Bool {
       measure(candidate, size: size, weight: weight, tabular: tabular).width <= width
     }
+    func shortened(_ kept: Int, _ clusters: [Character]) -> String {
+      switch keep {
+      case .start:
+        var part = clusters[..<kept]
+        while let last = part.last, last.isWhitespace { part = part.dropLast() }
+        return String(part) + TextRenderer.ellipsis
+      case .end:
+        var part = clusters[(clusters.count - kept)...]
+        while let first = part.first, first.isWhitespace { part = part.dropFirst() }
+        return TextRenderer.ellipsis + String(part)
+      }
+    }
     if fits(text) { return text }
     guard fits(TextRenderer.ellipsis) else { return "" }
     let clusters = Array(text)
-    // Invariant: a prefix of `low` clusters plus the ellipsis fits; one of `high` does not
-    // (`text` itself does not fit, and adding the ellipsis only makes it wider).
+    // Invariant: `low` clusters kept plus the ellipsis fit; `high` do not (`text` itself does
+    // not fit, and adding the ellipsis only makes it wider).
     var low = 0
     var high = clusters.count
     while high - low > 1 {
       let middle = (low + high) / 2
-      if fits(String(clusters[..<middle]) + TextRenderer.ellipsis) { low = middle } else { high = middle }
+      if fits(shortened(middle, clusters)) { low = middle } else { high = middle }
     }
-    var prefix = clusters[..<low]
-    while let last = prefix.last, last.isWhitespace { prefix = prefix.dropLast() }
-    let result = String(prefix) + TextRenderer.ellipsis
-    // Kerning can make a shorter prefix wider; never return something that does not fit.
+    let result = shortened(low, clusters)
+    // Kerning can make a shorter part wider; never return something that does not fit.
     return fits(result) ? result : TextRenderer.ellipsis
   }
 

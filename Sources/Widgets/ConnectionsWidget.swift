@@ -42,12 +42,20 @@ public struct ConnectionsWidget: Widget {
       }
       var status = row.status.rawValue
       if let c = row.countdown { status += ", \(c)" }
-      let right = "\(status) · \(row.age)"
-      let rightW = Swift.min(line.width * 0.6, painter.width(right, size: size, tabular: true))
+      // The status, then its age, then the word before the age are what may go, in that order
+      // of last to first: "live · updated 3 h ago", "live · 3 h ago", "live".
+      let short = row.age.split(separator: " ", maxSplits: 1).last.map(String.init) ?? row.age
+      let maxRight = line.width * 0.6
+      let right = painter.firstFitting(
+        ["\(status) · \(row.age)", "\(status) · \(short)", status], width: maxRight, size: size, tabular: true)
+      let rightW = Swift.min(maxRight, painter.width(right, size: size, tabular: true))
       let nameBox = Rect(
         x: line.minX + 4.2 * r, y: line.minY, width: Swift.max(0, line.width - 4.2 * r - rightW - style.u(12)),
         height: line.height)
-      painter.draw(row.name, in: nameBox, size: size, color: ink, background: t.bg, bold: true, canvas: &canvas)
+      // A source's name keeps its end (host and port, a file's name); the scheme goes first.
+      let name = painter.firstFitting(
+        [row.name, SourceRow.withoutScheme(row.name)], width: nameBox.width, size: size, bold: true)
+      painter.draw(name, in: nameBox, size: size, color: ink, background: t.bg, bold: true, keep: .end, canvas: &canvas)
       painter.draw(
         right, in: Rect(x: line.maxX - rightW, y: line.minY, width: rightW, height: line.height), size: size,
         color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)

@@ -126,6 +126,13 @@ public struct SourceRow: Hashable, Sendable {
     return "never heard"
   }
 
+  /// A source's name without its scheme (`orchestra://`, `jsonl:`), for where room is short.
+  public static func withoutScheme(_ name: String) -> String {
+    if let r = name.range(of: "://") { return String(name[r.upperBound...]) }
+    if let colon = name.firstIndex(of: ":") { return String(name[name.index(after: colon)...]) }
+    return name
+  }
+
   /// What a gap means: those numbers did not arrive (whether they were events the board needs is
   /// for the snapshot to say).
   public static func gapText(_ gap: ClosedRange<Int64>?) -> String {

@@ -18,6 +18,8 @@ public struct Painter {
   public struct Record: Sendable, Hashable {
     public var text: String
     public var box: Rect
+    /// Where the drawn text starts (its left edge) and how wide it is.
+    public var x: Double
     public var size: Double
     public var width: Double
     public var color: RGBA
@@ -32,18 +34,20 @@ public struct Painter {
 
   public init(text: TextRenderer) { self.text = text }
 
-  /// Draws `string` in `box`, vertically centred, fitted with an ellipsis. Returns the width drawn.
+  /// Draws `string` in `box`, vertically centred, fitted with an ellipsis (keeping its start, or
+  /// with `keep: .end` its end). Returns the width drawn.
   @discardableResult
   public mutating func draw(
     _ string: String, in box: Rect, size: Double, color: RGBA, background: RGBA, align: Align = .left,
-    bold: Bool = false, tabular: Bool = false, role: Role = .info, canvas: inout Canvas
+    bold: Bool = false, tabular: Bool = false, role: Role = .info, keep: TextRenderer.Keep = .start,
+    canvas: inout Canvas
   ) -> Double {
     guard box.width > 0, box.height > 0, !string.isEmpty else { return 0 }
     let weight: Weight = bold ? .bold : .regular
     var s = string
     var m = text.measure(s, size: size, weight: weight, tabular: tabular)
     if m.width > box.width {
-      s = text.fit(string, width: box.width, size: size, weight: weight)
+      s = text.fit(string, width: box.width, size: size, weight: weight, tabular: tabular, keep: keep)
       m = text.measure(s, size: size, weight: weight, tabular: tabular)
     }
     guard !s.isEmpty else { return 0 }
@@ -59,9 +63,19 @@ public struct Painter {
       s, at: Point(x.rounded(), baseline), size: size, weight: weight, color: color, tabular: tabular, into: &canvas)
     if recording {
       records.append(
-        Record(text: s, box: box, size: size, width: m.width, color: color, background: background, role: role))
+        Record(
+          text: s, box: box, x: x.rounded(), size: size, width: m.width, color: color, background: background,
+          role: role))
     }
     return m.width
+  }
+
+  /// The first of `candidates` that fits `width`, else the last (to be shortened when drawn):
+  /// a long form and shorter ones, most informative first.
+  public func firstFitting(
+    _ candidates: [String], width: Double, size: Double, bold: Bool = false, tabular: Bool = false
+  ) -> String {
+    candidates.first { self.width($0, size: size, bold: bold, tabular: tabular) <= width } ?? candidates.last ?? ""
   }
 
   /// The width `string` would take.

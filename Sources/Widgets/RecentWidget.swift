@@ -23,15 +23,19 @@ public struct RecentWidget: Widget {
       guard y + rowH <= content.maxY + 1 else { break }
       let r = size * 0.28
       canvas.fillCircle(center: Point(content.minX + r, y + rowH / 2), radius: r, style.stateColor(row.to))
-      let ageW = painter.width(row.age, size: size, tabular: true)
+      // "12 min ago", else "12 min" where room is short; never cut inside a word.
+      let age = painter.firstFitting(
+        [row.age, String(row.age.dropLast(4))], width: content.width * 0.4, size: size, tabular: true)
+      let ageW = Swift.min(content.width * 0.4, painter.width(age, size: size, tabular: true))
       let text = "\(row.featureId) → \(row.to)"
+      // The new state is what the row is for: it is kept, the id shortened.
       painter.draw(
         text,
         in: Rect(
           x: content.minX + 3 * r, y: y, width: Swift.max(0, content.width - 3 * r - ageW - style.u(12)), height: rowH),
-        size: size, color: ink, background: t.bg, canvas: &canvas)
+        size: size, color: ink, background: t.bg, keep: .end, canvas: &canvas)
       painter.draw(
-        row.age, in: Rect(x: content.maxX - ageW, y: y, width: ageW, height: rowH), size: size, color: ink,
+        age, in: Rect(x: content.maxX - ageW, y: y, width: ageW, height: rowH), size: size, color: ink,
         background: t.bg, align: .right, tabular: true, canvas: &canvas)
     }
   }

@@ -19,7 +19,7 @@ public struct TalliesWidget: Widget {
     let size = Swift.min(style.size(.body), Swift.max(style.size(.small), rowH * 0.62))
     let maxCount = Swift.max(1, tallies.map(\.count).max() ?? 1)
     let labelW = Swift.min(content.width * 0.42, style.u(250))
-    let numbersW = painter.width("000 · 000 pt", size: size, tabular: true)
+    let numbersW = Swift.min(content.width * 0.35, painter.width("000 · 000 pt", size: size, tabular: true))
     let barX = content.minX + labelW + style.u(10)
     let barW = Swift.max(0, content.width - labelW - numbersW - style.u(20))
     for (i, tally) in tallies.enumerated() {
@@ -33,9 +33,11 @@ public struct TalliesWidget: Widget {
         Rect(x: row.minX, y: row.midY - sw / 2, width: sw, height: sw), radius: sw / 4,
         muted ? color.withAlpha(0.35) : color)
       let label = tally.known ? tally.label : "\(tally.state) (unknown)"
+      // A state's name keeps its end ("…for testing"): its last word tells states apart. An
+      // unknown one keeps its name before the "(unknown)".
       painter.draw(
         label, in: Rect(x: row.minX + sw + style.u(8), y: y, width: labelW - sw - style.u(8), height: rowH), size: size,
-        color: ink, background: t.bg, canvas: &canvas)
+        color: ink, background: t.bg, keep: tally.known ? .end : .start, canvas: &canvas)
       // Bar.
       let barH = Swift.max(2, rowH * 0.42)
       let track = Rect(x: barX, y: row.midY - barH / 2, width: barW, height: barH)

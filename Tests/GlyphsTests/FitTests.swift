@@ -71,3 +71,31 @@ struct FitTests {
     #expect(renderer.fit("1111", width: width, size: 30, tabular: true).hasSuffix("…"))
   }
 }
+
+@Suite("Fitting text that keeps its end")
+struct FitEndTests {
+  @Test("cut text is an ellipsis plus a whole-cluster suffix that fits", arguments: FitTests.texts)
+  func cutAtClustersKeepingTheEnd(text: String) throws {
+    let renderer = try Fixtures.renderer()
+    let full = renderer.measure(text, size: 18).width
+    let clusters = Array(text)
+    for width in stride(from: 0.0, to: full, by: 2) {
+      let fitted = renderer.fit(text, width: width, size: 18, keep: .end)
+      #expect(renderer.measure(fitted, size: 18).width <= width, "\"\(fitted)\" is wider than \(width)")
+      guard !fitted.isEmpty else { continue }
+      #expect(fitted.first == "…")
+      let suffix = Array(fitted.dropFirst())
+      #expect(suffix == Array(clusters.suffix(suffix.count)), "\"\(fitted)\" split a cluster of \"\(text)\"")
+      #expect(suffix.first?.isWhitespace != true)
+    }
+  }
+
+  @Test func aHostAndPortSurvive() throws {
+    let renderer = try Fixtures.renderer()
+    let name = "orchestra://build-server.example.internal:50101"
+    let width = renderer.measure("…ample.internal:50101", size: 18).width + 1
+    let fitted = renderer.fit(name, width: width, size: 18, keep: .end)
+    #expect(fitted.hasPrefix("…"))
+    #expect(fitted.hasSuffix("internal:50101"))
+  }
+}
