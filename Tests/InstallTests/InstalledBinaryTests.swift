@@ -59,13 +59,15 @@ struct InstalledBinaryTests {
   /// Runs `command` under `env -i PATH=/usr/bin:/bin`: nothing of the test's environment
   /// (`LD_LIBRARY_PATH`, `WALLBOARD_HOME`, the toolchain on `PATH`) reaches it. With
   /// `withoutToolchain`, the toolchain's libraries are also hidden where that is allowed.
-  static func run(_ command: [String], in dir: URL, withoutToolchain: Bool = false) throws -> Run {
+  static func run(
+    _ command: [String], in dir: URL, path: String = "/usr/bin:/bin", withoutToolchain: Bool = false
+  ) throws -> Run {
     let out = dir.appendingPathComponent("stdout-\(UUID().uuidString)")
     let err = dir.appendingPathComponent("stderr-\(UUID().uuidString)")
     FileManager.default.createFile(atPath: out.path, contents: nil)
     FileManager.default.createFile(atPath: err.path, contents: nil)
     let p = Process()
-    let clean = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin"] + command
+    let clean = ["/usr/bin/env", "-i", "PATH=\(path)"] + command
     let full = (withoutToolchain ? hidingToolchain ?? [] : []) + clean
     p.executableURL = URL(fileURLWithPath: full[0])
     p.arguments = Array(full.dropFirst())
@@ -139,6 +141,16 @@ struct InstalledBinaryTests {
       #expect(layouts.status == 0, "\(layouts.err)")
       let names = layouts.out.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
       #expect(Set(names) == ["wall", "glance", "tv", "portrait"])
+    }
+  }
+
+  /// Started by name through `PATH` (as from a shell), from a folder that is not its own.
+  @Test func findsItsDataWhenStartedThroughPATH() throws {
+    try withInstalledCopy { binary, dir in
+      let bin = binary.deletingLastPathComponent().path
+      let r = try Self.run(["wallboard", "layouts"], in: dir, path: bin + ":/usr/bin:/bin", withoutToolchain: true)
+      #expect(r.status == 0, "\(r.err)")
+      #expect(r.out.split(separator: "\n").count == 4)
     }
   }
 
