@@ -66,6 +66,10 @@ struct InstalledBinaryTests {
     let err = dir.appendingPathComponent("stderr-\(UUID().uuidString)")
     FileManager.default.createFile(atPath: out.path, contents: nil)
     FileManager.default.createFile(atPath: err.path, contents: nil)
+    defer {
+      try? FileManager.default.removeItem(at: out)
+      try? FileManager.default.removeItem(at: err)
+    }
     let p = Process()
     let clean = ["/usr/bin/env", "-i", "PATH=\(path)"] + command
     let full = (withoutToolchain ? hidingToolchain ?? [] : []) + clean
