@@ -1,25 +1,31 @@
 # Wallboard — build, run and test. `make run` and `make test` work on a fresh Debian 12 machine
-# with Swift: they install what is missing first (apt-get as root, pip for Python packages).
+# with Swift: they install the Debian packages that are missing first (apt-get, as root or with
+# sudo). Nothing is installed with pip: the tests use Debian's own Python and its packages.
 
 SWIFT ?= swift
 CONFIG ?= debug
 BUILD_FLAGS ?=
-# Debian packages the build links or the tests use.
-DEB_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
-# PyPI packages the tests use.
-PIP_PACKAGES := pillow protobuf grpcio-tools
+# Release builds link the Swift runtime and Foundation statically: the binary needs no toolchain.
+RELEASE_FLAGS ?= --static-swift-stdlib
+CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
+# Debian packages the build links (all that `make build`, `make run` and `make install` need).
+BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
+# Debian packages only the tests use: Python with Pillow (an independent PNG decoder) and
+# protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
+# server for the SDL window tests).
+TEST_PACKAGES := python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb
+# The Python the tests run: Debian's, where the packages above are installed.
+PYTHON ?= /usr/bin/python3
+# Where `make test` installs a release build to check it runs without the toolchain.
+INSTALL_TEST := $(CURDIR)/.build/install-test
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= /etc/systemd/system
 DESTDIR ?=
 
-.PHONY: all deps build release run test lint format bench screenshots install uninstall clean
-
-all: build
-
-# Installs missing Debian packages (apt-get update once, then install) and Python packages.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# $(call install_packages,PACKAGES): installs those not installed yet (apt-get update once, then
+# apt-get install), with sudo unless root.
+install_packages = missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -27,24 +33,37 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
-	@# Python packages the tests use: Pillow (an independent PNG decoder), protobuf and grpcio-tools (the Orchestra test peer).
-	@python3 -c "import PIL, google.protobuf, grpc_tools" 2>/dev/null || python3 -m pip install --quiet $(PIP_PACKAGES)
+
+.PHONY: all deps test-deps build release run test lint format bench screenshots install uninstall clean
+
+all: build
+
+# Installs the missing Debian packages the build needs.
+deps:
+	@$(call install_packages,$(BUILD_PACKAGES))
+
+# Installs the missing Debian packages the build and the tests need (one apt-get update at most).
+test-deps:
+	@$(call install_packages,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 
 build: deps
-	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
+	$(SWIFT) build -c $(CONFIG) $(CONFIG_FLAGS)
 
 release:
 	$(MAKE) build CONFIG=release
 
 # Builds and shows the board on the built-in simulated team.
 run: deps
-	$(SWIFT) build -c $(CONFIG) --product wallboard $(BUILD_FLAGS)
+	$(SWIFT) build -c $(CONFIG) --product wallboard $(CONFIG_FLAGS)
 	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run --source sim $(ARGS)
 
-# Builds and passes every test.
-test: deps
+# Builds and passes every test. A release build is installed into .build/install-test first, for
+# the tests that check it runs without the Swift toolchain (Tests/InstallTests).
+test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build
+	rm -rf $(INSTALL_TEST)
+	$(MAKE) --no-print-directory install DESTDIR=$(INSTALL_TEST) PREFIX=/usr/local
+	WALLBOARD_PYTHON=$(PYTHON) WALLBOARD_INSTALLED=$(INSTALL_TEST)/usr/local $(SWIFT) test --skip-build
 
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
@@ -54,20 +73,20 @@ format:
 
 # Throughput benchmarks, in release mode.
 bench: deps
-	$(SWIFT) build -c release --product wallboard-bench $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product wallboard-bench $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" $(BENCH_ARGS)
-	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/idle-cpu.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" 20
 
 # Regenerates the README's screenshot with the product itself.
 screenshots: deps
-	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard" snapshot --source sim:seed=1 \
 	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out docs/screenshot.png
 
 # Installs the binary, its data, a config and the systemd unit (see docs/kiosk.md).
 install: deps
-	$(SWIFT) build -c release --product wallboard $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wallboard $(DESTDIR)$(PREFIX)/share/doc/wallboard
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(DESTDIR)$(PREFIX)/bin/wallboard
 	cp -R assets Layouts $(DESTDIR)$(PREFIX)/share/wallboard/

@@ -120,6 +120,8 @@ let package = Package(
         "EventSources", "WallboardCore", "Wire",
       ],
       swiftSettings: strict),
+    // The tree `make install` produces, run without the toolchain (make test installs it first).
+    .testTarget(name: "InstallTests", dependencies: ["TestSupport"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,9 +2,11 @@ internal import Foundation
 
 /// Finds the data Wallboard ships with (`assets/`, `Layouts/`).
 ///
-/// Looked for, in order: `$WALLBOARD_HOME`; beside the executable and in each folder above it
-/// (a build tree: `.build/debug/wallboard` finds the checkout); `../share/wallboard` beside the
-/// executable (an installed tree); `/usr/local/share/wallboard`; `/usr/share/wallboard`.
+/// Looked for, in order: `$WALLBOARD_HOME`; `../share/wallboard` beside the executable (an
+/// installed tree, whatever its prefix); beside the executable and in each folder above it (a
+/// build tree: `.build/debug/wallboard` finds the checkout); `/usr/local/share/wallboard`;
+/// `/usr/share/wallboard`. The executable is the file the process runs (`/proc/self/exe`), not
+/// `argv[0]`, which is only a name when the binary was started through `PATH`.
 public struct Resources: Sendable {
   /// The folder holding `assets/` and `Layouts/`.
   public let root: String
@@ -19,7 +21,7 @@ public struct Resources: Sendable {
   public static func locate(environment: [String: String]) throws(CLIError) -> Resources {
     var candidates: [String] = []
     if let home = environment["WALLBOARD_HOME"], !home.isEmpty { candidates.append(home) }
-    let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+    let exe = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath()
     var dir = exe.deletingLastPathComponent()
     candidates.append(dir.appendingPathComponent("../share/wallboard").standardized.path)
     for _ in 0..<6 {
@@ -33,5 +35,11 @@ public struct Resources: Sendable {
     }
     throw .runtime(
       "cannot find Wallboard's assets (looked in: \(candidates.joined(separator: ", "))); set WALLBOARD_HOME")
+  }
+
+  /// The running executable's path: `/proc/self/exe` on Linux, else `argv[0]`.
+  static func executablePath() -> String {
+    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+    return CommandLine.arguments.first ?? "."
   }
 }

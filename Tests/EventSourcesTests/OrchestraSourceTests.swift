@@ -93,7 +93,7 @@ struct OrchestraSourceTests {
     _ body: (OrchestraPeer, OrchestraSource, LiveBoard, String) throws -> Void
   ) throws {
     let peer = try OrchestraPeer(
-      events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
+      events: Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path)
     defer { peer.stop() }
     let (source, board, origin) = start(peer)
     defer { source.stop() }

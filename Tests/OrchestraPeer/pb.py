@@ -1,8 +1,10 @@
 """Shared helpers for the Orchestra test peer: compile orchestra.proto, frame and unframe.
 
-orchestra.proto is compiled at run time with grpc_tools.protoc into
-$TMPDIR/wallboard-peer-<first 16 hex of sha256(proto)>/, once per proto version, so nothing
-generated is committed and several peers starting at once share one compilation.
+orchestra.proto is compiled at run time with `protoc` (Debian's protobuf-compiler; $PROTOC
+overrides it) into $TMPDIR/wallboard-peer-<first 16 hex of sha256(proto, protoc version)>/,
+once per proto and compiler version, so nothing generated is committed and several peers
+starting at once share one compilation. The well-known types (struct.proto, timestamp.proto)
+come from protoc's own include folder (/usr/include, Debian's libprotobuf-dev).
 """
 
 import hashlib
@@ -20,24 +22,31 @@ PROTO = os.path.join(HERE, "orchestra.proto")
 MAX_FRAME = 16 * 1024 * 1024
 
 
+def _protoc():
+    """The protoc command and its version line; exits with a clear message when it is missing."""
+    protoc = os.environ.get("PROTOC") or shutil.which("protoc") or "/usr/bin/protoc"
+    try:
+        version = subprocess.run([protoc, "--version"], check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        sys.exit(f"orchestra peer: cannot run protoc ({error}); install protobuf-compiler (make test-deps)")
+    return protoc, version.strip()
+
+
 def _compile():
     """Compiles orchestra.proto if this version is not cached yet; returns the module."""
+    protoc, version = _protoc()
+    digest = hashlib.sha256()
     with open(PROTO, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+        digest.update(f.read())
+    digest.update(version.encode())
+    digest = digest.hexdigest()[:16]
     out = os.path.join(tempfile.gettempdir(), f"wallboard-peer-{digest}")
     if not os.path.exists(os.path.join(out, "orchestra_pb2.py")):
-        import grpc_tools
-
-        include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
         # Compile into a private directory, then rename into place: concurrent peers never see
         # a half-written module, and the loser of a race simply discards its copy.
         staging = tempfile.mkdtemp(prefix=f"wallboard-peer-{digest}-")
         try:
-            subprocess.run(
-                [sys.executable, "-m", "grpc_tools.protoc", f"-I{HERE}", f"-I{include}",
-                 f"--python_out={staging}", PROTO],
-                check=True,
-            )
+            subprocess.run([protoc, f"-I{HERE}", f"--python_out={staging}", PROTO], check=True)
             try:
                 os.rename(staging, out)
             except OSError:

@@ -135,6 +135,7 @@ class Server:
         self.streams = []  # open subscription connections, in subscription order
         self.stalled_until = 0.0
         self.listener = None
+        self.acceptor = None  # the thread accepting on self.listener
         self.port = None
 
     # Listening --------------------------------------------------------------------------------
@@ -147,7 +148,8 @@ class Server:
         sock.settimeout(0.2)  # the acceptor polls, so closing the listener stops it promptly
         self.listener = sock
         self.port = sock.getsockname()[1]
-        threading.Thread(target=self._accept, args=(sock,), name="acceptor", daemon=True).start()
+        self.acceptor = threading.Thread(target=self._accept, args=(sock,), name="acceptor", daemon=True)
+        self.acceptor.start()
 
     def _accept(self, listener):
         while self.listener is listener:
@@ -165,9 +167,25 @@ class Server:
             threading.Thread(target=self._handle, args=(conn,), name=f"conn {conn.name}", daemon=True).start()
 
     def stop_listening(self):
+        """Stops listening; when it returns the port is free to bind again.
+
+        close() alone does not free it: while the acceptor thread waits in accept() (a poll of up
+        to 0.2 s), that call holds the socket and the kernel keeps it listening until it returns,
+        so a rebind meanwhile fails with "Address already in use", SO_REUSEADDR or not.
+        shutdown() stops the listening at once (Linux) and wakes the acceptor; once it has
+        returned nothing holds the socket, and close() releases it.
+        """
         listener, self.listener = self.listener, None
-        if listener is not None:
-            listener.close()
+        acceptor, self.acceptor = self.acceptor, None
+        if listener is None:
+            return
+        try:
+            listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # not every system lets a listener be shut down; the join below still bounds it
+        if acceptor is not None:
+            acceptor.join()
+        listener.close()
 
     # Stalls -----------------------------------------------------------------------------------
 

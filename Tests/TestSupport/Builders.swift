@@ -48,7 +48,7 @@ public enum Make {
   }
 }
 
-/// Paths in the checkout and beside it.
+/// Paths in the checkout. Tests read nothing outside it.
 public enum Paths {
   /// The repository root, found from this file's location.
   public static var repoRoot: URL {
@@ -56,11 +56,11 @@ public enum Paths {
       .deletingLastPathComponent()
   }
 
-  /// `../shared/` beside the checkout.
-  public static var shared: URL { repoRoot.deletingLastPathComponent().appendingPathComponent("shared") }
+  /// `Tests/Fixtures/`: the project's copies of the reference files (see its README).
+  public static var fixtures: URL { repoRoot.appendingPathComponent("Tests/Fixtures") }
 
-  /// Reads `shared/reference/examples/<name>`.
+  /// Reads `Tests/Fixtures/reference/examples/<name>`.
   public static func example(_ name: String) throws -> String {
-    try String(contentsOf: shared.appendingPathComponent("reference/examples/\(name)"), encoding: .utf8)
+    try String(contentsOf: fixtures.appendingPathComponent("reference/examples/\(name)"), encoding: .utf8)
   }
 }

@@ -63,7 +63,7 @@ public final class OrchestraPeer: @unchecked Sendable {
       .deletingLastPathComponent()
     let script = repo.appendingPathComponent("Tests/OrchestraPeer/peer.py").path
     var arguments = [
-      ProcessInfo.processInfo.environment["WALLBOARD_PYTHON"] ?? "python3", script, "--port", "0", "--mode", mode,
+      Python.interpreter, script, "--port", "0", "--mode", mode,
     ]
     if let snapshot { arguments += ["--snapshot", snapshot] }
     if let events { arguments += ["--events", events] }

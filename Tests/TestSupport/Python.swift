@@ -7,11 +7,14 @@ public enum Python {
     public init(description: String) { self.description = description }
   }
 
+  /// The interpreter: `$WALLBOARD_PYTHON` (`make test` sets Debian's), else `python3` on `PATH`.
+  public static var interpreter: String { ProcessInfo.processInfo.environment["WALLBOARD_PYTHON"] ?? "python3" }
+
   /// Runs `python3 <arguments>` with `input` on stdin; returns stdout, throws with stderr.
   public static func run(_ arguments: [String], input: Data = Data()) throws -> Data {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3"] + arguments
+    p.arguments = [interpreter] + arguments
     let inPipe = Pipe()
     let out = Pipe()
     let err = Pipe()
@@ -30,7 +33,8 @@ public enum Python {
     p.waitUntilExit()
     guard p.terminationStatus == 0 else {
       throw Failed(
-        description: "python3 \(arguments.joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
+        description:
+          "\(interpreter) \(arguments.joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
     }
     return data
   }

@@ -2,7 +2,7 @@ import Raster
 import Testing
 import Themes
 
-@Suite("The shipped themes match shared/reference/themes.tsv")
+@Suite("The shipped themes match the reference themes.tsv")
 struct CatalogTests {
   @Test("the ids, in ORDER's order, are the tsv's ids in the tsv's order")
   func orderMatchesTSV() throws {

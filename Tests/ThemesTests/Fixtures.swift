@@ -12,8 +12,8 @@ enum Fixtures {
 
   static let assetsDirectory = repoRoot + "/assets/themes"
 
-  /// `shared/reference/themes.tsv`, beside the repository (the same place in CI).
-  static let tsvPath = repoRoot + "/../shared/reference/themes.tsv"
+  /// The project's copy of the reference themes table (`Tests/Fixtures/README.md`).
+  static let tsvPath = repoRoot + "/Tests/Fixtures/reference/themes.tsv"
 
   /// The tsv as rows of column → value, in file order.
   static func tsvRows() throws -> [[String: String]] {

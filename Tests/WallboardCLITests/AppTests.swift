@@ -31,7 +31,7 @@ final class Captured: @unchecked Sendable {
 
 @Suite("The wallboard command")
 struct AppTests {
-  var example: String { Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path }
+  var example: String { Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path }
 
   @Test func workedExampleConformance() throws {
     let r = Captured.run(["inspect", "--source", "jsonl:\(example)", "--at", "2026-11-06T12:00:00Z", "--tz", "UTC"])
@@ -64,7 +64,7 @@ struct AppTests {
   @Test func themesListsTheTsvInOrder() throws {
     let r = Captured.run(["themes"])
     #expect(r.code == 0, "\(r.err)")
-    let tsv = try String(contentsOf: Paths.shared.appendingPathComponent("reference/themes.tsv"), encoding: .utf8)
+    let tsv = try String(contentsOf: Paths.fixtures.appendingPathComponent("reference/themes.tsv"), encoding: .utf8)
     let expected = tsv.split(separator: "\n").dropFirst().map { line -> String in
       let f = line.split(separator: "\t", omittingEmptySubsequences: false)
       return "\(f[0])\t\(f[1])\t\(f[3] == "true" ? "light" : "dark")"

@@ -12,7 +12,7 @@ struct KioskRunTests {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let fb = dir.appendingPathComponent("fb0")
-    let events = Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
     let p = Process()
     p.executableURL = Self.binary
     p.arguments = [
@@ -83,7 +83,7 @@ struct KioskRunTests {
     p.standardInput = input
     p.standardOutput = output
     try p.run()
-    let events = try Data(contentsOf: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl"))
+    let events = try Data(contentsOf: Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl"))
     input.fileHandleForWriting.write(events)
     try input.fileHandleForWriting.close()
     let out = output.fileHandleForReading.readDataToEndOfFile()

@@ -9,7 +9,7 @@ import Wire
 struct LiveInspectTests {
   @Test func inspectFollowsAnOrchestraServerAndAFileAtOnce() throws {
     let peer = try OrchestraPeer(
-      events: Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path)
+      events: Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path)
     defer { peer.stop() }
     let started = Date()
     let r = Captured.run([

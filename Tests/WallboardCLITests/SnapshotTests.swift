@@ -8,7 +8,7 @@ import WallboardCLI
 struct SnapshotTests {
   static var themes: [(id: String, bg: String)] {
     let tsv =
-      (try? String(contentsOf: Paths.shared.appendingPathComponent("reference/themes.tsv"), encoding: .utf8)) ?? ""
+      (try? String(contentsOf: Paths.fixtures.appendingPathComponent("reference/themes.tsv"), encoding: .utf8)) ?? ""
     return tsv.split(separator: "\n").dropFirst().map { line in
       let f = line.split(separator: "\t", omittingEmptySubsequences: false)
       return (String(f[0]), String(f[4]))
@@ -19,7 +19,7 @@ struct SnapshotTests {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-snap-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let events = Paths.shared.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
     let themes = Self.themes
     #expect(themes.count >= 25)
     for t in themes {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WallboardCore
 import Wire
@@ -230,12 +231,9 @@ struct CapTests {
 
 @Suite("Event decoder: worked example")
 struct WorkedExampleTests {
-  /// `../shared/reference/examples/worked-example.jsonl`, beside the repository root.
+  /// `Tests/Fixtures/reference/examples/worked-example.jsonl`, the project's copy.
   static var exampleURL: URL {
-    URL(fileURLWithPath: #filePath)  // Tests/WireTests/this file
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("../shared/reference/examples/worked-example.jsonl")
-      .standardizedFileURL
+    Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl")
   }
 
   @Test func decodesNineEventsWithTheRightBodies() throws {
