@@ -101,20 +101,22 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--estimates", value: "S=1,M=2,L=3,XL=5",
-      help: "points per T-shirt size (any sizes, each a number from 0 to 1000000)"
+      help: "points per T-shirt size (sizes ignore case; points plain decimals from 0 to 1000000)"
     ) { o, v throws(CLIError) in
-      var sizes: [String: Double] = [:]
+      var sizes: [(String, Double)] = []
       for part in v.split(separator: ",") {
         let kv = part.split(separator: "=", maxSplits: 1)
-        guard kv.count == 2, !kv[0].isEmpty, kv[0].count <= 16, let n = Double(kv[1]), n.isFinite,
-          (0...1_000_000).contains(n)
+        guard kv.count == 2, !kv[0].isEmpty, kv[0].count <= 16, let n = EstimateScale.decimalPoints(String(kv[1]))
         else {
-          throw .usage("--estimates: \"\(part)\" is not SIZE=POINTS (such as S=1,M=2,L=3,XL=5)")
+          throw .usage(
+            "--estimates: \"\(part)\" is not SIZE=POINTS with points from 0 to 1000000 (such as S=1,M=2,L=3,XL=5)")
         }
-        sizes[String(kv[0])] = n
+        sizes.append((String(kv[0]), n))
       }
       guard !sizes.isEmpty else { throw .usage("--estimates needs at least one SIZE=POINTS") }
-      o.estimateScale = EstimateScale(sizes: sizes)
+      do throws(EstimateScale.Error) { o.estimateScale = try EstimateScale(pairs: sizes) } catch {
+        throw .usage("--estimates: \(error)")
+      }
     },
     OptionSpec(
       name: "--night", value: "RULE",

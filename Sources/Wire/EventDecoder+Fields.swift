@@ -155,20 +155,40 @@ struct Fields {
   func points(_ key: String) throws(EventDecodingError) -> Double? {
     guard let v = present(key) else { return nil }
     guard case .number(let x) = v else { throw fail(key, Self.wrongType("a number", v)) }
+    try checkPoints(x, key)
+    return x
+  }
+
+  func checkPoints(_ x: Double, _ key: String) throws(EventDecodingError) {
     guard x >= 0 else { throw fail(key, "must not be negative, found \(JSONNumberText.text(x))") }
     guard x <= limits.maxPoints else {
       throw fail(key, "greater than \(JSONNumberText.text(limits.maxPoints))")
     }
-    return x
   }
 
-  /// A T-shirt size or numeric string; a JSON number is accepted and written as its string.
+  /// A T-shirt size or numeric string. A JSON number is accepted, held to the points cap and
+  /// written as a plain decimal string; a string of plain decimal digits is held to the cap too.
+  /// Any other string is a size (one the scale does not know leaves the feature unestimated).
   func estimate(_ key: String) throws(EventDecodingError) -> String? {
-    if case .number(let x) = present(key) { return JSONNumberText.text(x) }
-    return try string(key, .other)
+    if case .number(let x) = present(key) {
+      try checkPoints(x, key)
+      return JSONNumberText.plainDecimal(x)
+    }
+    guard let s = try string(key, .other) else { return nil }
+    var t = Substring(s)
+    while t.first == " " { t.removeFirst() }
+    while t.last == " " { t.removeLast() }
+    if EstimateScale.isPlainDecimal(String(t)), !(Double(t).map { $0 <= limits.maxPoints } ?? false) {
+      throw fail(key, "\(Self.quoted(s)) is greater than \(JSONNumberText.text(limits.maxPoints)) points")
+    }
+    return s
   }
 
-  /// A sequence number: an integer from 0 to 2^53.
+  /// A sequence number: an integer from 0 to 2^53 − 1.
+  ///
+  /// 2^53 − 1 is the largest whole number up to which a JSON number (a double) tells every
+  /// integer apart: `9007199254740993` reads as 2^53, the same as `9007199254740992`, so 2^53
+  /// and above are rejected rather than taken as some other number.
   func sequenceNumber(_ key: String) throws(EventDecodingError) -> Int64? {
     guard let v = present(key) else { return nil }
     guard case .number(let x) = v else { throw fail(key, Self.wrongType("an integer", v)) }
@@ -176,7 +196,9 @@ struct Fields {
       throw fail(key, "expected an integer, found \(JSONNumberText.text(x))")
     }
     guard x >= 0 else { throw fail(key, "must not be negative, found \(JSONNumberText.text(x))") }
-    guard x <= 9_007_199_254_740_992 else { throw fail(key, "greater than 2^53") }
+    guard x < 9_007_199_254_740_992 else {
+      throw fail(key, "greater than 2^53 − 1 (9007199254740991): beyond it, numbers cannot be told apart")
+    }
     return Int64(x)
   }
 

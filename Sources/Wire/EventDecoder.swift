@@ -17,7 +17,9 @@ public struct EventLimits: Hashable, Sendable {
   public var maxSnapshotSprints = 1_000
   public var maxSnapshotWorkflows = 1_000
   public var maxWorkflowStates = 256
-  public var maxPoints = 1_000_000.0
+  /// Points, and numeric estimates: 0…`maxPoints` (at most `Feature.maxPoints`, which the
+  /// board applies whatever decoded them).
+  public var maxPoints = Feature.maxPoints
 
   public init() {}
 }

@@ -18,14 +18,35 @@ extension JSONObject {
 }
 
 /// How numbers are written: integral values below 2^53 without a fraction (`10`, `-3`), others
-/// in Swift's shortest round-trip form (`2.5`, `1e-07`).
+/// in Swift's shortest round-trip form (`2.5`, `1e-07`). JSON has no spelling for infinity or
+/// NaN, which a parsed value never holds: should a computed one reach the writer, it is written
+/// `null` rather than stopping the program.
 enum JSONNumberText {
   static func text(_ x: Double) -> String {
-    precondition(x.isFinite, "JSON has no spelling for \(x)")
+    guard x.isFinite else { return "null" }
     if x == x.rounded(.towardZero) && abs(x) < 9_007_199_254_740_992 {
       return String(Int64(x))
     }
     return x.description
+  }
+
+  /// `x` without an exponent (`0.00000015`, not `1.5e-07`), for values that must read as plain
+  /// decimals. Non-finite values are `null`, as in `text(_:)`.
+  static func plainDecimal(_ x: Double) -> String {
+    let s = text(x)
+    guard let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(s[s.index(after: e)...]) else {
+      return s
+    }
+    var mantissa = s[..<e]
+    let sign = mantissa.first == "-" ? "-" : ""
+    if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+    let digits = String(mantissa.filter { $0 != "." })
+    let point =
+      (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count)
+      + exponent
+    if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+    if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) }
+    return sign + digits.prefix(point) + "." + digits.dropFirst(point)
   }
 }
 

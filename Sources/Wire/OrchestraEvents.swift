@@ -7,7 +7,7 @@ public enum OrchestraEvents {
   /// `topic` and `payload` give the body (`EventDecoder.body(topic:payload:)`; an absent payload
   /// reads as an empty object), `event_type` the event type, `source_plugin` the publisher,
   /// `timestamp` the time (else `receivedAt`), and a numeric top-level payload key `seq` the
-  /// sequence number (a whole number from 0 to 2^53, else an error naming `payload.seq`). Empty
+  /// sequence number (a whole number from 0 to 2^53 − 1, else an error naming `payload.seq`). Empty
   /// strings read as absent; a missing topic is an error.
   ///
   /// An acknowledgement (`isAcknowledgement`) is not an event: check for it before calling this,

@@ -82,7 +82,7 @@ struct DomainTests {
     #expect(!w.isCompleted("cancelled"))
   }
 
-  @Test func estimates() {
+  @Test func estimates() throws {
     let s = EstimateScale.standard
     #expect(s.points(points: 8, estimate: "S") == 8)
     #expect(s.points(points: nil, estimate: "S") == 1)
@@ -93,7 +93,7 @@ struct DomainTests {
     #expect(s.points(points: nil, estimate: "2.5") == 2.5)
     #expect(s.points(points: nil, estimate: "huge") == nil)
     #expect(s.points(points: nil, estimate: nil) == nil)
-    let custom = EstimateScale(sizes: ["S": 2, "M": 4, "L": 8, "XL": 16])
+    let custom = try EstimateScale(sizes: ["S": 2, "M": 4, "L": 8, "XL": 16])
     #expect(custom.points(points: nil, estimate: "XL") == 16)
   }
 

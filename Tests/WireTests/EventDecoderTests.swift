@@ -76,7 +76,10 @@ struct EnvelopeTests {
     (#"{"topic":"heartbeat","seq":"42","payload":{}}"#, "seq: expected an integer, found a string"),
     (#"{"topic":"heartbeat","seq":1.5,"payload":{}}"#, "seq: expected an integer, found 1.5"),
     (#"{"topic":"heartbeat","seq":-1,"payload":{}}"#, "seq: must not be negative, found -1"),
-    (#"{"topic":"heartbeat","seq":1e16,"payload":{}}"#, "seq: greater than 2^53"),
+    (
+      #"{"topic":"heartbeat","seq":1e16,"payload":{}}"#,
+      "seq: greater than 2^53 − 1 (9007199254740991): beyond it, numbers cannot be told apart"
+    ),
     (
       #"{"topic":"heartbeat","source":true,"payload":{}}"#,
       "source: expected a string, found a boolean"
@@ -93,8 +96,16 @@ struct EnvelopeTests {
     #expect(error.description == message)
   }
 
-  @Test func seqUpTo2To53() throws {
-    #expect(try decode(#"{"topic":"heartbeat","seq":9007199254740992,"payload":{}}"#).seq == 1 << 53)
+  /// Issue 9, item 16: `9007199254740993` was read as 2^53 and accepted — another number than
+  /// the one sent. 2^53 − 1 is the last that JSON numbers hold apart from their neighbours.
+  @Test func seqUpTo2To53Minus1() throws {
+    #expect(try decode(#"{"topic":"heartbeat","seq":9007199254740991,"payload":{}}"#).seq == (1 << 53) - 1)
+    for big in ["9007199254740992", "9007199254740993", "9007199254740994", "18446744073709551617"] {
+      let error = try #require(throws: EventDecodingError.self) {
+        try decode(#"{"topic":"heartbeat","seq":\#(big),"payload":{}}"#)
+      }
+      #expect(error.path == "seq", "\(big)")
+    }
     #expect(try decode(#"{"topic":"heartbeat","seq":0,"payload":{}}"#).seq == 0)
   }
 }

@@ -68,10 +68,11 @@ struct OrchestraEventsTests {
   }
 
   @Test(
-    "seq must be a whole number from 0 to 2^53",
+    "seq must be a whole number from 0 to 2^53 − 1",
     arguments: [
       (JSONValue.number(-1), "must not be negative"), (1.5, "expected an integer"), ("7", "expected an integer"),
-      (9_007_199_254_740_994, "greater than 2^53"), (true, "expected an integer"),
+      (9_007_199_254_740_994, "greater than 2^53 − 1"), (9_007_199_254_740_992, "greater than 2^53 − 1"),
+      (true, "expected an integer"),
     ])
   func badSeq(seq: JSONValue, problem: String) {
     let e = decodingError { try deliver(EventDelivery(topic: "heartbeat", payload: ["seq": seq])) }
@@ -81,7 +82,8 @@ struct OrchestraEventsTests {
 
   @Test func seqAtTheEdges() throws {
     #expect(try deliver(EventDelivery(topic: "heartbeat", payload: ["seq": 0])).seq == 0)
-    #expect(try deliver(EventDelivery(topic: "heartbeat", payload: ["seq": 9_007_199_254_740_992])).seq == 1 << 53)
+    #expect(
+      try deliver(EventDelivery(topic: "heartbeat", payload: ["seq": 9_007_199_254_740_991])).seq == (1 << 53) - 1)
     #expect(try deliver(EventDelivery(topic: "heartbeat", payload: ["seq": nil])).seq == nil)
   }
 
