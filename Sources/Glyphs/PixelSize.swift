@@ -12,8 +12,9 @@ struct PixelSize: Hashable {
   let quarters: Int32
 
   init(_ size: Double) {
-    precondition(size.isFinite && size > 0, "a text size must be a positive number of pixels, not \(size)")
-    let clamped = min(max(size, PixelSize.minimum), PixelSize.maximum)
+    // Total: a size computed from odd data (NaN, an infinity, zero) draws at the nearest bound
+    // rather than stopping the board.
+    let clamped = size.isNaN ? PixelSize.minimum : min(max(size, PixelSize.minimum), PixelSize.maximum)
     quarters = Int32((clamped * 4).rounded())
   }
 

@@ -64,16 +64,21 @@ public final class TextRenderer {
   /// The baseline and each glyph's left edge are rounded to whole pixels, so text is as crisp as
   /// the hinting makes it. With `tabular`, every ASCII digit takes the advance of the face's
   /// widest digit and is centred in it, and digits are not kerned, so counters that change
-  /// ("12 s ago" → "13 s ago") do not jiggle. Drawing is clipped by the canvas's clip.
+  /// ("12 s ago" → "13 s ago") do not jiggle. Drawing is clipped by the canvas's clip; an
+  /// origin that is NaN or infinite draws nothing.
   @discardableResult
   public func draw(
     _ text: String, at origin: Point, size: Double, weight: Weight = .regular, color: RGBA, tabular: Bool = false,
     into canvas: inout Canvas
   ) -> Double {
-    let baseline = Int(origin.y.rounded())
+    // A position computed from odd data (NaN, an infinity) places the text nowhere.
+    guard origin.x.isFinite && origin.y.isFinite else {
+      return measure(text, size: size, weight: weight, tabular: tabular).width
+    }
+    let baseline = Int(saturating: origin.y, .toNearestOrAwayFromZero)
     return layout(text, size: PixelSize(size), weight: weight, tabular: tabular) { glyph, x in
       guard glyph.width > 0 && glyph.height > 0 else { return }
-      let left = Int((origin.x + x).rounded()) + glyph.left
+      let left = Int(saturating: origin.x + x, .toNearestOrAwayFromZero) + glyph.left
       glyph.pixels.withUnsafeBufferPointer { mask in
         canvas.blendMask(
           mask, maskWidth: glyph.width, maskHeight: glyph.height, maskStride: glyph.width, x: left,

@@ -19,9 +19,9 @@ public struct PixelShift: Hashable, Sendable {
 
   /// The offset in pixels at `t` for a frame of `width` × `height`.
   public func offset(at t: Instant, width: Int, height: Int) -> (dx: Int, dy: Int) {
-    let mx = Int((Double(width) * fraction).rounded(.down))
-    let my = Int((Double(height) * fraction).rounded(.down))
-    let step = Int((t.seconds / period).rounded(.down))
+    let mx = Int(saturating: Double(width) * fraction, .down)
+    let my = Int(saturating: Double(height) * fraction, .down)
+    let step = Int(saturating: t.seconds / period, .down)
     let (sx, sy) = Self.cycle[((step % 9) + 9) % 9]
     return (sx * mx, sy * my)
   }

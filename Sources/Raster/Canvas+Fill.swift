@@ -34,7 +34,7 @@ extension Canvas {
     let s = stride
     pixels.withUnsafeMutableBufferPointer { buf in
       @inline(__always) func put(_ i: Int, _ coverage: Double) {
-        let a = UInt32((coverage * ca).rounded())
+        let a = UInt32(saturating: coverage * ca, .toNearestOrAwayFromZero)
         if a >= 255 {
           buf[i] = packed
         } else if a > 0 {
@@ -47,7 +47,7 @@ extension Canvas {
         put(row + firstX, cy * coverFirst)
         if lastX > firstX { put(row + lastX, cy * coverLast) }
         guard lastX - firstX > 1 else { continue }
-        let a = UInt32((cy * ca).rounded())
+        let a = UInt32(saturating: cy * ca, .toNearestOrAwayFromZero)
         if a >= 255 {
           for i in (row + firstX + 1)..<(row + lastX) { buf[i] = packed }
         } else if a > 0 {

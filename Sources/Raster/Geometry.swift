@@ -39,10 +39,10 @@ public struct Rect: Hashable, Sendable {
 
   /// The smallest pixel rectangle that contains this one.
   public var enclosing: IRect {
-    let x0 = Int(x.rounded(.down))
-    let y0 = Int(y.rounded(.down))
-    let x1 = Int(maxX.rounded(.up))
-    let y1 = Int(maxY.rounded(.up))
+    let x0 = Int(saturating: x, .down)
+    let y0 = Int(saturating: y, .down)
+    let x1 = Int(saturating: maxX, .up)
+    let y1 = Int(saturating: maxY, .up)
     return IRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
   }
 }

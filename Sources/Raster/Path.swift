@@ -41,12 +41,15 @@ public struct Path: Sendable {
     return points[contourStarts[i]..<end]
   }
 
-  /// The smallest rectangle holding every point, or nil for an empty path.
+  /// The smallest rectangle holding every point, or nil for an empty path. When a point is NaN
+  /// or infinite the rectangle is NaN (`min` and `max` would skip a NaN): such a path is
+  /// filled as nothing.
   public var bounds: Rect? {
     guard var x0 = points.first?.x, var y0 = points.first?.y else { return nil }
     var x1 = x0
     var y1 = y0
     for p in points {
+      guard p.x.isFinite && p.y.isFinite else { return Rect(x: .nan, y: .nan, width: .nan, height: .nan) }
       x0 = min(x0, p.x)
       x1 = max(x1, p.x)
       y0 = min(y0, p.y)
@@ -141,9 +144,9 @@ public struct Path: Sendable {
   /// How many segments keep an arc of `radius` and `sweep` within the tolerance.
   static func segments(radius r: Double, sweep: Double) -> Int {
     let s = abs(sweep)
-    guard r > tolerance else { return max(1, Int((s / (.pi / 2)).rounded(.up))) }
+    guard r > tolerance else { return min(1024, max(1, Int(saturating: s / (.pi / 2), .up))) }
     let step = 2 * acos(1 - tolerance / r)
-    return min(1024, max(1, Int((s / step).rounded(.up))))
+    return min(1024, max(1, Int(saturating: s / step, .up)))
   }
 
   /// Appends an arc's points: its ends exactly on the circle, the points between nudged outwards

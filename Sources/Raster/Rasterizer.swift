@@ -43,10 +43,11 @@ struct Rasterizer {
     guard color.a > 0, !clip.isEmpty, let b = path.bounds, b.minX.isFinite, b.maxX.isFinite,
       b.minY.isFinite, b.maxY.isFinite
     else { return }
-    let bx0 = max(clip.x, Int(max(b.minX, -1e9).rounded(.down)))
-    let bx1 = min(clip.maxX, Int(min(b.maxX, 1e9).rounded(.up)))
-    let by0 = max(clip.y, Int(max(b.minY, -1e9).rounded(.down)))
-    let by1 = min(clip.maxY, Int(min(b.maxY, 1e9).rounded(.up)))
+    // Clamped both ways: a path far off the canvas (1e308) is as empty as one just off it.
+    let bx0 = max(clip.x, Int(saturating: b.minX, .down))
+    let bx1 = min(clip.maxX, Int(saturating: b.maxX, .up))
+    let by0 = max(clip.y, Int(saturating: b.minY, .down))
+    let by1 = min(clip.maxY, Int(saturating: b.maxY, .up))
     guard bx0 < bx1, by0 < by1 else { return }
     buildEdges(path, top: Double(by0), bottom: Double(by1), right: Double(bx1))
     guard !edges.isEmpty else { return }

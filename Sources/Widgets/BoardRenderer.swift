@@ -71,7 +71,7 @@ public struct BoardRenderer {
       drawnKey = key
     }
     let banner = Banner.rect(canvas: canvas, style: style)
-    let pageHeight = frame.banner == nil ? canvas.height : Int(banner.minY)
+    let pageHeight = frame.banner == nil ? canvas.height : Int(saturating: banner.minY)
     let frames = layout.frames(
       page: page, width: canvas.width, height: pageHeight, scale: scale, unitHeight: canvas.height)
     for (i, (_, rect)) in frames.enumerated() {

@@ -79,7 +79,7 @@ public struct BurndownWidget: Widget {
       canvas.fill(Rect(x: x(day: Double(i)), y: plot.minY, width: dayW, height: plot.height), t.fgDim.withAlpha(0.18))
     }
     // Grid: a line and a label at every tick.
-    let every = Swift.max(1, Int((labelSize * 1.3 / (plot.height / Double(axis.ticks))).rounded(.up)))
+    let every = Swift.max(1, Int(saturating: labelSize * 1.3 / (plot.height / Double(axis.ticks)), .up))
     for k in 0...axis.ticks {
       let v = Double(k) * axis.step
       canvas.line(
@@ -127,7 +127,7 @@ public struct BurndownWidget: Widget {
 
     // Date axis: as many day labels as fit.
     let labelW = painter.width("30", size: labelSize, tabular: true) * 1.8
-    let everyDay = Swift.max(1, Int((labelW / dayW).rounded(.up)))
+    let everyDay = Swift.max(1, Int(saturating: labelW / dayW, .up))
     for (i, d) in b.days.enumerated() where i % everyDay == 0 {
       let box = Rect(
         x: x(day: Double(i)), y: plot.maxY + style.u(4), width: dayW * Double(everyDay), height: axisHeight)
@@ -290,14 +290,15 @@ public struct BurndownWidget: Widget {
   }
 
   /// The y axis for data up to `v`: the tick step (1, 2 or 5 × 10ⁿ) giving at most six ticks, and
-  /// the first tick at or above `v` as the top (51 → 0–60 in steps of 10).
+  /// the first tick at or above `v` as the top (51 → 0–60 in steps of 10). Total: the data is
+  /// taken as at least 1 and at most 10^15 (capped points stay far below; NaN counts as 1).
   public static func niceAxis(_ v: Double) -> (max: Double, step: Double, ticks: Int) {
-    let top = Swift.max(v, 1)
+    let top = v.isNaN ? 1 : Swift.min(Swift.max(v, 1), 1e15)
     var magnitude = 1.0
     while magnitude * 10 <= top { magnitude *= 10 }
     while magnitude > top { magnitude /= 10 }
     for step in [0.1, 0.2, 0.5, 1, 2, 5, 10].map({ $0 * magnitude }) {
-      let ticks = Int((top / step - 1e-9).rounded(.up))
+      let ticks = Int(saturating: top / step - 1e-9, .up)
       // Whole numbers only for counts and points above 1.
       if ticks <= 6 && (step >= 1 || top < 5) {
         return (Double(ticks) * step, step, Swift.max(1, ticks))

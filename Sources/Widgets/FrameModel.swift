@@ -109,7 +109,7 @@ public struct SourceRow: Hashable, Sendable {
     status = s.status
     age = SourceRow.age(s, now: now, at: at)
     if let r = reconnectAt, r > now {
-      countdown = "retry in \(Int(((Double(r.millis - now.millis)) / 1000).rounded(.up))) s"
+      countdown = "retry in \(Int(saturating: Double(r.millis - now.millis) / 1000, .up)) s"
     }
     if s.needsResync {
       detail = SourceRow.gapText(s.lastGap)

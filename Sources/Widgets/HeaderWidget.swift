@@ -24,7 +24,7 @@ public struct HeaderWidget: Widget {
     let lineH = lineSize * 1.5
     var lines: [String] = []
     let facts = [m.dates, m.daysLeft].filter { !$0.isEmpty }
-    let room = Int(((rect.height - titleH) / lineH).rounded(.down))
+    let room = Int(saturating: (rect.height - titleH) / lineH, .down)
     let oneLine = facts.joined(separator: "  ·  ")
     if painter.width(oneLine, size: lineSize) <= left.width || facts.count < 2 {
       lines = oneLine.isEmpty ? [] : [oneLine]

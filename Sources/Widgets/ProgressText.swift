@@ -10,7 +10,9 @@ public enum ProgressText {
   }
 
   /// The share of features done: "67%" (whole percent, for across a room).
-  public static func donePercent(_ p: Progress) -> String { "\(Int(p.donePercent.rounded()))%" }
+  public static func donePercent(_ p: Progress) -> String {
+    "\(Int(saturating: p.donePercent, .toNearestOrAwayFromZero))%"
+  }
 
   /// The share of features completed (done or closed), said as complete: "71% complete".
   public static func percent(_ p: Progress) -> String { "\(Numbers.short(p.percent))% complete" }
