@@ -99,11 +99,13 @@ public enum LayoutParser {
       guard let c = nums[0], let r = nums[1], let w = nums[2], let h = nums[3], c >= 0, r >= 0, w >= 1, h >= 1 else {
         throw fail(n, "\(kind): COLUMN ROW WIDTH HEIGHT must be whole numbers (width and height at least 1)")
       }
-      guard c + w <= layout.columns, r + h <= layout.rows else {
+      // Each number within the grid before any sum: `c + w` of two huge numbers would overflow.
+      guard c < layout.columns, w <= layout.columns, c + w <= layout.columns, r < layout.rows, h <= layout.rows,
+        r + h <= layout.rows
+      else {
         throw fail(
           n,
-          "\(kind): cells \(c)…\(c + w - 1) × \(r)…\(r + h - 1) fall outside the \(layout.columns) x \(layout.rows) grid"
-        )
+          "\(kind): cells \(span(c, w)) × \(span(r, h)) fall outside the \(layout.columns) x \(layout.rows) grid")
       }
       var options: [String: String] = [:]
       for word in words.dropFirst(5) {
@@ -143,6 +145,12 @@ public enum LayoutParser {
       throw fail(nil, "page \"\(p.name)\" has no widgets")
     }
     return layout
+  }
+
+  /// `start…end` of `length` cells from `start`, for messages; never overflows.
+  static func span(_ start: Int, _ length: Int) -> String {
+    let (end, overflow) = start.addingReportingOverflow(length - 1)
+    return overflow ? "\(start)…(\(start) + \(length - 1))" : "\(start)…\(end)"
   }
 
   static func overlaps(_ a: LayoutFile.Placement, _ b: LayoutFile.Placement) -> Bool {

@@ -108,7 +108,7 @@ extension ThemeCatalog {
       var metrics: [Double] = []
       for metric in Variant.metricNames {
         let line = try tokens.required("\(name).\(metric)")
-        guard let value = Double(line.value), value.isFinite, value >= 0 else {
+        guard let value = Double(line.value), Variant.lengthRange.contains(value) else {
           throw tokens.error(line, .badNumber(line.value))
         }
         metrics.append(value)

@@ -82,7 +82,7 @@ public struct ThemeLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .badColor(let value): "\"\(value)\" is not a #rrggbb or #rrggbbaa colour"
     case .translucentBackground(let value): "\"\(value)\" has alpha; the background must be opaque"
     case .badBoolean(let value): "\"\(value)\" is not true or false"
-    case .badNumber(let value): "\"\(value)\" is not a non-negative number"
+    case .badNumber(let value): "\"\(value)\" is not a number from 0 to \(Int(Variant.lengthRange.upperBound))"
     case .badName(let value): "\"\(value)\" is not a name (lowercase letters, digits and -)"
     case .idMismatch(let id, let fileName):
       "\"\(id)\" does not match the file name (\(fileName).theme needs id = \(fileName))"

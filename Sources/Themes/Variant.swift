@@ -5,6 +5,9 @@ public struct Variant: Hashable, Sendable {
   public static let metricNames = [
     "topBarHeight", "statusBarHeight", "radiusSm", "radiusMd", "radiusLg",
   ]
+  /// What a metric may be: 0…400 points, like a layout's gap and margin — a file cannot make
+  /// the board's lengths, and the numbers computed from them, unbounded.
+  public static let lengthRange = 0.0...400
 
   public var name: String
   public var topBarHeight: Double

@@ -144,6 +144,13 @@ struct ThemeLoadErrorTests {
     #expect(
       error(valid.replacing("v.radiusMd = 4", with: "v.radiusMd = nan"))
         == ThemeLoadError(file: path, line: 4, key: "v.radiusMd", reason: .badNumber("nan")))
+    // Lengths are capped: a radius of 1e308 made every number computed from it unbounded.
+    for big in ["1e308", "401", "inf"] {
+      #expect(
+        error(valid.replacing("v.radiusMd = 4", with: "v.radiusMd = \(big)"))
+          == ThemeLoadError(file: path, line: 4, key: "v.radiusMd", reason: .badNumber(big)))
+    }
+    #expect(try ThemeCatalog.parse(variantFile: valid.replacing("= 4", with: "= 400"), file: path).count == 1)
     #expect(
       error(valid.replacing("v.radiusMd = 4", with: "# gone"))
         == ThemeLoadError(file: path, key: "v.radiusMd", reason: .missingKey))

@@ -57,3 +57,38 @@ struct ReloadTests {
     #expect(scene.renderer.painter.records.contains { $0.text.hasPrefix("Reload failed: mine.layout:4") })
   }
 }
+
+/// Issue 9, item 3: a layout whose numbers overflowed `c + w` stopped `snapshot`, and a running
+/// board that reloaded it; now it is a bad-input error naming the line, and a reload keeps the
+/// old layout and says why.
+@Suite("Layouts with huge numbers")
+struct HugeLayoutNumberTests {
+  static let text = "name = x\ndescription = y\ngrid = 12 x 8\nheader 9223372036854775807 0 1 1\n"
+
+  @Test func snapshotRefusesTheLayout() throws {
+    let dir = try TempDir()
+    let layout = dir.url.appendingPathComponent("big.layout")
+    try Self.text.write(to: layout, atomically: true, encoding: .utf8)
+    let r = Captured.run([
+      "snapshot", "--layout", layout.path, "--size", "800x480", "--out", dir.url.appendingPathComponent("x.png").path,
+    ])
+    #expect(r.code == 3, "\(r.err)")
+    #expect(r.err.contains("\(layout.path):4: header:"), "\(r.err)")
+  }
+
+  @Test func aReloadKeepsTheOldLayoutAndSaysWhy() throws {
+    let dir = try TempDir()
+    let file = dir.url.appendingPathComponent("mine.layout")
+    try "name = mine\ndescription = one\ngrid = 1 x 1\nprogress 0 0 1 1\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    var options = Options()
+    options.layout = file.path
+    let resources = Resources(root: Paths.repoRoot.path)
+    var scene = try Scene.load(options, resources: resources)
+    var watch = ReloadWatch(options: options, resources: resources)
+    try Self.text.write(to: file, atomically: true, encoding: .utf8)
+    let message = watch.check(&scene, force: true)
+    #expect(message?.contains("mine.layout:4: header:") == true, "\(message ?? "nil")")
+    #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["progress"], "the old layout is kept")
+  }
+}
