@@ -25,6 +25,18 @@ public struct Canvas: Sendable {
     self.clip = IRect(x: 0, y: 0, width: width, height: height)
   }
 
+  /// The longest side of a frame the board draws: 7680 pixels (8K UHD, either way round).
+  public static let maxFrameSide = 7680
+  /// The most pixels a frame the board draws may hold: 7680 × 4320 (33,177,600), a canvas of
+  /// 127 MiB. Options and displays hold frames to this and `maxFrameSide`, so no size asked
+  /// for can take gigabytes (16384 × 16384 took 2.6 GB).
+  public static let maxFramePixels = 7680 * 4320
+
+  /// Whether a frame of `width` × `height` is within `maxFrameSide` and `maxFramePixels`.
+  public static func frameFits(width: Int, height: Int) -> Bool {
+    (1...maxFrameSide).contains(width) && (1...maxFrameSide).contains(height) && width * height <= maxFramePixels
+  }
+
   /// The whole canvas.
   public var bounds: IRect { IRect(x: 0, y: 0, width: width, height: height) }
 

@@ -43,8 +43,8 @@ public final class TerminalDisplay {
     }
     self.fd = fd
     self.syscalls = syscalls
-    self.fixedSize = size
-    self.cellSize = size ?? syscalls.windowSize(fd) ?? Self.fallbackSize
+    self.fixedSize = size.map(Self.capped)
+    self.cellSize = Self.capped(size ?? syscalls.windowSize(fd) ?? Self.fallbackSize)
     syscalls.installResizeHandler()
   }
 
@@ -52,12 +52,26 @@ public final class TerminalDisplay {
     if !isClosed { try? writeAll(renderer.leave()) }
   }
 
+  /// The most cells the board draws into: a grid whose one-pixel-per-half-cell canvas fits
+  /// `Canvas.maxFrameSide` and `Canvas.maxFramePixels`: at most 7680 columns, 3840 rows and
+  /// 16,588,800 cells. A terminal reporting more (its size is two 16-bit numbers) gets the board in the
+  /// grid's top-left part, rather than a canvas of gigabytes.
+  public static func capped(_ size: (columns: Int, rows: Int)) -> (columns: Int, rows: Int) {
+    let columns = min(max(size.columns, 1), Canvas.maxFrameSide)
+    var rows = min(max(size.rows, 1), Canvas.maxFrameSide / 2)
+    rows = min(rows, max(1, Canvas.maxFramePixels / (2 * columns)))
+    return (columns, rows)
+  }
+
   /// The canvas size to render for the current cells: `k` pixels across each column and `k`
   /// down each half of a row, so a canvas pixel block maps onto one roughly square half-cell.
-  /// `k` shrinks when the canvas would pass Raster's 16384-pixel limit.
+  /// `k` shrinks when the canvas would pass the frame cap (`Canvas.maxFrameSide`,
+  /// `Canvas.maxFramePixels`); the capped cells fit it at `k` = 1.
   public func canvasSize(pixelsPerColumn k: Int = TerminalDisplay.pixelsPerColumn) -> (width: Int, height: Int) {
     precondition(k > 0, "pixels per column must be positive, not \(k)")
-    let fit = max(1, min(k, 16384 / cellSize.columns, 16384 / (2 * cellSize.rows)))
+    let (columns, halves) = (cellSize.columns, 2 * cellSize.rows)
+    var fit = max(1, min(k, Canvas.maxFrameSide / columns, Canvas.maxFrameSide / halves))
+    while fit > 1 && fit * columns * fit * halves > Canvas.maxFramePixels { fit -= 1 }
     return (cellSize.columns * fit, 2 * cellSize.rows * fit)
   }
 
@@ -82,7 +96,8 @@ public final class TerminalDisplay {
   public func checkResize() -> Bool {
     guard syscalls.takeResize() else { return false }
     renderer.reset()
-    guard fixedSize == nil, let size = syscalls.windowSize(fd) else { return false }
+    guard fixedSize == nil, let reported = syscalls.windowSize(fd) else { return false }
+    let size = Self.capped(reported)
     guard size != cellSize else { return false }
     cellSize = size
     return true

@@ -60,6 +60,11 @@ final class Displays {
       }
       let fb: Framebuffer
       do { fb = try Framebuffer.open(device: device) } catch { throw .runtime(error.description) }
+      guard Canvas.frameFits(width: fb.size.width, height: fb.size.height) else {
+        throw .runtime(
+          "\(device): \(fb.size.width)x\(fb.size.height) is larger than the board draws "
+            + "(\(Canvas.maxFrameSide) a side, \(Canvas.maxFramePixels) pixels in all)")
+      }
       var guardian: ConsoleGuard?
       do { guardian = try ConsoleGuard() } catch {
         console.error("wallboard: the console stays in text mode: \(error)")
@@ -75,6 +80,11 @@ final class Displays {
         throw .runtime("cannot open the SDL window: \(error)")
       }
     case "term":
+      if let s = o.size, TerminalDisplay.capped((s.width, s.height)) != (s.width, s.height) {
+        throw .usage(
+          "--size: \(s.width)x\(s.height) is too many cells for term (at most \(Canvas.maxFrameSide) columns, "
+            + "\(Canvas.maxFrameSide / 2) rows and \(Canvas.maxFramePixels / 2) cells: one canvas pixel a half-cell)")
+      }
       let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
       // Ctrl-C is the way out of the terminal view: leave the terminal as it was found.
       TerminalDisplay.restoreOnSignals()

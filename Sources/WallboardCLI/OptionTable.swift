@@ -1,6 +1,7 @@
 internal import EventSources
 internal import Kiosk
 internal import Projections
+internal import Raster
 internal import WallboardCore
 
 /// One option of the command line: its name, the value it takes, its help line, and how it
@@ -15,6 +16,9 @@ struct OptionSpec: Sendable {
 
 enum OptionTable {
   static let displays = "auto, sdl, fb[:DEVICE], term, text, png:PATH"
+  /// The frame cap, for messages: `Canvas.maxFrameSide` and `Canvas.maxFramePixels`.
+  static let frameCap =
+    "sides at most \(Canvas.maxFrameSide), at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
 
   static let all: [OptionSpec] = [
     OptionSpec(
@@ -47,12 +51,13 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--fb-geometry", value: "WxHxBPP",
-      help: "geometry of a file standing in for a framebuffer (BPP 16, 24 or 32)"
+      help: "geometry of a file standing in for a framebuffer (BPP 16, 24 or 32; at most 7680 a side, 7680x4320 in all)"
     ) { o, v throws(CLIError) in
-      let parts = v.split(separator: "x").map { Int($0) }
+      let parts = v.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 3, let w = parts[0], let h = parts[1], let b = parts[2],
-        (1...16384).contains(w), (1...16384).contains(h), [16, 24, 32].contains(b)
-      else { throw .usage("--fb-geometry: \"\(v)\" is not WxHxBPP (sizes 1–16384, BPP 16, 24 or 32)") }
+        Canvas.frameFits(width: w, height: h),
+        [16, 24, 32].contains(b)
+      else { throw .usage("--fb-geometry: \"\(v)\" is not WxHxBPP (\(frameCap), BPP 16, 24 or 32)") }
       o.fbGeometry = (w, h, b)
     },
     OptionSpec(name: "--rotate", value: "0|90|180|270", help: "rotate the whole board") { o, v throws(CLIError) in
@@ -65,11 +70,14 @@ enum OptionTable {
       o.scale = x
     },
     OptionSpec(
-      name: "--size", value: "WxH", help: "frame size for snapshot, png: and term; default 1920x1080 for snapshot"
+      name: "--size", value: "WxH",
+      help:
+        "frame size for snapshot, png: and term; default 1920x1080 for snapshot; at most 7680 a side, 7680x4320 in all"
     ) { o, v throws(CLIError) in
-      let parts = v.split(separator: "x").map { Int($0) }
-      guard parts.count == 2, let w = parts[0], let h = parts[1], (16...16384).contains(w), (16...16384).contains(h)
-      else { throw .usage("--size: \"\(v)\" is not WxH with sizes from 16 to 16384") }
+      let parts = v.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+      guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 16, h >= 16,
+        Canvas.frameFits(width: w, height: h)
+      else { throw .usage("--size: \"\(v)\" is not WxH with sides from 16 (\(frameCap))") }
       o.size = (w, h)
     },
     OptionSpec(

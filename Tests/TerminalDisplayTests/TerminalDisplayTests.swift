@@ -70,8 +70,31 @@ final class FakeTerminal {
     let display = TerminalDisplay(output: 7, syscalls: fake.syscalls, size: (200, 60))
     #expect(display.canvasSize() == (1600, 960))
     #expect(display.canvasSize(pixelsPerColumn: 2) == (400, 240))
-    let huge = TerminalDisplay(output: 7, syscalls: fake.syscalls, size: (4000, 50))
-    #expect(huge.canvasSize() == (16000, 400), "shrunk to 4 pixels per column to fit 16384")
+    let wide = TerminalDisplay(output: 7, syscalls: fake.syscalls, size: (1900, 50))
+    #expect(wide.canvasSize() == (7600, 400), "shrunk to 4 pixels per column to fit 7680 a side")
+    let big = TerminalDisplay(output: 7, syscalls: fake.syscalls, size: (1000, 500))
+    #expect(big.canvasSize() == (5000, 5000), "shrunk to 5 pixels per column to fit 7680 × 4320 pixels in all")
+  }
+
+  /// Issue 9, item 7: a terminal's size is two 16-bit numbers; one reporting 65535 × 65535
+  /// cells asked for a canvas of 65535 × 131070 (the canvas refused it, stopping the board) and
+  /// a cell grid of 200 GB. Cells are capped so that the canvas fits the frame cap.
+  @Test(arguments: [(65535, 65535), (65535, 1), (1, 65535), (7680, 3840), (4000, 4000), (7681, 2)])
+  func anyTerminalSizeGivesACanvasWithinTheFrameCap(columns: Int, rows: Int) {
+    let fake = FakeTerminal()
+    fake.size = (columns, rows)
+    let display = TerminalDisplay(output: 7, syscalls: fake.syscalls)
+    let cells = display.cellSize
+    #expect(cells.columns <= Canvas.maxFrameSide && cells.rows <= Canvas.maxFrameSide / 2)
+    #expect(cells.columns * cells.rows * 2 <= Canvas.maxFramePixels)
+    let size = display.canvasSize()
+    #expect(Canvas.frameFits(width: size.width, height: size.height), "\(size)")
+    #expect(size.width >= cells.columns && size.height >= 2 * cells.rows)
+    fake.size = (columns + 1, rows + 1)
+    fake.resizePending = true
+    _ = display.checkResize()
+    let after = display.canvasSize()
+    #expect(Canvas.frameFits(width: after.width, height: after.height), "\(after) after a resize")
   }
 
   @Test func presentWritesTheDownsampledCanvas() throws {
