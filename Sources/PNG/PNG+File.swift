@@ -13,13 +13,21 @@ extension PNG {
   public static let maxFileBytes = 256 << 20
 
   /// Writes the canvas as a PNG file at `path`, atomically: the bytes go to a temporary file in
-  /// the same folder, which is then renamed over `path`, so a reader sees the old file or the
-  /// whole new one, never part of it. (No fsync: this guards readers, not power cuts.)
+  /// the folder of the file they replace, which is then renamed over it, so a reader sees the
+  /// old file or the whole new one, never part of it. (No fsync: this guards readers, not power
+  /// cuts.)
+  ///
+  /// The file replaced is `writeTarget(for: path)`: a symbolic link is written through (the
+  /// link stays, the file it leads to gets the PNG), and a path that is not a regular file — a
+  /// device node, a FIFO, a socket, a directory — is refused. A replaced file keeps its mode.
   public static func write(_ canvas: Canvas, to path: String) throws(PNGError) {
+    let target = try writeTarget(for: path)
     let bytes = encode(canvas)
-    let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary = "\(target).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw ioError("cannot create", temporary) }
+    var old = stat()
+    if stat(target, &old) == 0 && old.st_mode & S_IFMT == S_IFREG { _ = fchmod(fd, old.st_mode & 0o7777) }
     var written = 0
     let failure: PNGError? = bytes.withUnsafeBytes { buf in
       while written < buf.count {
@@ -41,10 +49,65 @@ extension PNG {
       unlink(temporary)
       throw failure
     }
-    guard rename(temporary, path) == 0 else {
-      let error = ioError("cannot rename \(temporary) to", path)
+    guard rename(temporary, target) == 0 else {
+      let error = ioError("cannot rename \(temporary) to", target)
       unlink(temporary)
       throw error
+    }
+  }
+
+  /// The file `write(_:to:)` replaces for `path`: `path` itself when it is a regular file or
+  /// does not exist yet; the file a symbolic link leads to (through at most 40 links, relative
+  /// ones from the link's folder), which may not exist yet either. Anything else — a device
+  /// node such as `/dev/null`, a FIFO, a socket, a directory — is refused (`.notRegularFile`),
+  /// so that writing a PNG never replaces it with a file.
+  public static func writeTarget(for path: String) throws(PNGError) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var st = stat()
+      guard lstat(current, &st) == 0 else {
+        if errno == ENOENT { return current }
+        throw ioError("cannot look at", current)
+      }
+      switch st.st_mode & S_IFMT {
+      case S_IFREG:
+        return current
+      case S_IFLNK:
+        let link = try readLink(current)
+        current = link.hasPrefix("/") ? link : folder(of: current) + "/" + link
+      default:
+        let through = current == path ? "" : " (where its link leads, \(current))"
+        throw PNGError(
+          .notRegularFile,
+          "\(path)\(through) is \(kindName(st.st_mode)), not a regular file: refusing to replace it with a PNG")
+      }
+    }
+    throw PNGError(.io, "\(path): too many levels of symbolic links")
+  }
+
+  /// The text of the symbolic link at `path` (`readlink(2)`).
+  private static func readLink(_ path: String) throws(PNGError) -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n >= 0 else { throw ioError("cannot read the link", path) }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The folder part of `path` (`.` when it has none).
+  private static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// What a file of `mode` is, for messages.
+  private static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFDIR: "a directory"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    default: "of an unknown kind"
     }
   }
 

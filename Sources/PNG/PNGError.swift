@@ -20,6 +20,8 @@ public struct PNGError: Error, CustomStringConvertible, Hashable, Sendable {
     case filter
     /// A file could not be opened, read, written or renamed.
     case io
+    /// The path to write is not a regular file (a device node, a FIFO, a directory…).
+    case notRegularFile
   }
 
   public let kind: Kind

@@ -92,6 +92,7 @@ final class Displays {
     case "text":
       return Displays(kind: .text, size: (0, 0), fillsScreen: false)
     case let c where c.hasPrefix("png:"):
+      try Snapshot.checkOutput(String(c.dropFirst(4)), option: "--display png:")
       return Displays(kind: .png(String(c.dropFirst(4))), size: o.size ?? (1920, 1080), fillsScreen: false)
     default:
       throw .runtime("--display \(choice) is not one of auto, sdl, fb[:DEVICE], term, text, png:PATH")

@@ -171,7 +171,10 @@ enum OptionTable {
     ) { o, v throws(CLIError) in
       o.wait = try seconds("--wait", v)
     },
-    OptionSpec(name: "--out", value: "FILE.png", help: "where snapshot writes its PNG") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--out", value: "FILE.png",
+      help: "where snapshot writes its PNG (a regular file or a link to one; replaced atomically)"
+    ) { o, v throws(CLIError) in
       try nonEmpty("--out", v)
       o.out = v
     },

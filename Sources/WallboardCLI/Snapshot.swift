@@ -7,6 +7,7 @@ internal import Widgets
 enum Snapshot {
   static func run(_ o: Options, resources: Resources, now: Instant) throws(CLIError) {
     guard let out = o.out else { throw .usage("snapshot needs --out FILE.png") }
+    try checkOutput(out, option: "--out")
     var scene = try Scene.load(o, resources: resources)
     let load = try FiniteLoad.load(o, now: now)
     let size = o.size ?? (1920, 1080)
@@ -19,6 +20,15 @@ enum Snapshot {
       try PNG.write(canvas.rotated(degrees: o.rotate), to: out)
     } catch {
       throw .runtime("cannot write \(out): \(error)")
+    }
+  }
+
+  /// Refuses, before anything is drawn, an output path that writing would replace with a file
+  /// (a device node, a FIFO, a directory): a usage error naming `option` and the path.
+  static func checkOutput(_ path: String, option: String) throws(CLIError) {
+    do { _ = try PNG.writeTarget(for: path) } catch {
+      throw error.kind == .notRegularFile
+        ? .usage("\(option): \(error.message)") : .runtime("\(option): \(error.message)")
     }
   }
 }
