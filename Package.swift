@@ -34,12 +34,14 @@ let package = Package(
 
     // Pixels, colour and anti-aliased primitives.
     .target(name: "Raster", swiftSettings: strict),
+    // The one line splitter of config, layout and theme files (LF and CRLF).
+    .target(name: "TextLines", swiftSettings: strict),
     // PNG encoding and decoding through zlib.
     .target(name: "PNG", dependencies: ["Raster", "CZlib"], swiftSettings: strict),
     // FreeType faces, the glyph cache, text measurement and drawing.
     .target(name: "Glyphs", dependencies: ["Raster", "CFreeType"], swiftSettings: strict),
     // Layout files → rectangles.
-    .target(name: "Layout", dependencies: ["Raster"], swiftSettings: strict),
+    .target(name: "Layout", dependencies: ["Raster", "TextLines"], swiftSettings: strict),
     // Projections drawn into rectangles.
     .target(
       name: "Widgets",
@@ -56,13 +58,13 @@ let package = Package(
     // The board as 24-bit-colour half-block characters in a terminal.
     .target(name: "TerminalDisplay", dependencies: ["Raster"], swiftSettings: strict),
     // The 25 Orchestra themes, read from data files under assets/.
-    .target(name: "Themes", dependencies: ["Raster"], swiftSettings: strict),
+    .target(name: "Themes", dependencies: ["Raster", "TextLines"], swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
     .target(
       name: "WallboardCLI",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
-        "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay", "Kiosk",
+        "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay", "Kiosk", "TextLines",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -90,6 +92,7 @@ let package = Package(
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
+    .testTarget(name: "TextLinesTests", dependencies: ["TextLines"], swiftSettings: strict),
     .testTarget(
       name: "RasterTests", dependencies: ["Raster", "PNG", "TestSupport"], exclude: ["Goldens"],
       swiftSettings: strict),

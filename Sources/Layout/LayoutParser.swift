@@ -1,3 +1,5 @@
+internal import TextLines
+
 /// Parses and validates layout files. Pure: the caller reads the file.
 public enum LayoutParser {
   /// The largest file accepted (a layout is a few dozen lines).
@@ -20,7 +22,7 @@ public enum LayoutParser {
     var seen: Set<String> = []
     var currentPage: Int?
 
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, raw) in TextLines.split(text).enumerated() {
       let n = index + 1
       var line = Substring(raw)
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }

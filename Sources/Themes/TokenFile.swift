@@ -1,3 +1,5 @@
+internal import TextLines
+
 /// One `key = value` line of a data file.
 struct TokenLine: Hashable, Sendable {
   var key: String
@@ -54,11 +56,10 @@ struct TokenFile: Sendable {
   }
 
   /// Lines that are neither blank nor comments, trimmed, with their 1-based numbers.
-  /// Lines end at `\n` or `\r\n`.
+  /// Lines end at `\n` or `\r\n` (`TextLines`).
   static func contentLines(_ text: String) -> [(Int, Substring)] {
     var result: [(Int, Substring)] = []
-    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-    for (index, raw) in lines.enumerated() {
+    for (index, raw) in TextLines.split(text).enumerated() {
       let line = trimmed(raw)
       if line.isEmpty || line.hasPrefix("#") { continue }
       result.append((index + 1, line))

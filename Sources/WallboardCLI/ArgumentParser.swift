@@ -1,4 +1,5 @@
 internal import Foundation
+internal import TextLines
 
 /// Parses the command line against `OptionTable`. Hand-written and small: no packages.
 public enum ArgumentParser {
@@ -63,7 +64,7 @@ public enum ArgumentParser {
   public static func applyConfig(_ text: String, file: String, under commandLine: [String]) throws(CLIError) -> Options
   {
     var fileArgs: [String] = []
-    for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (n, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
       let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,5 +1,6 @@
 import Foundation
 import Layout
+import TestSupport
 import Testing
 
 /// Every number of a layout file, at any value, gives a layout that fits its grid or an error
@@ -55,6 +56,41 @@ struct LayoutNumbersTests {
         #expect(error.line != nil, "\(slot)=\(value): \(error)")
         #expect(error.description.hasPrefix("t.layout:"), "\(error)")
       }
+    }
+  }
+}
+
+/// Issue 9, item 14: a layout with CRLF line ends was one line ("\r\n" is one Character), so
+/// `name` took the whole file as its value.
+@Suite("Layout files with CRLF")
+struct LayoutCRLFTests {
+  @Test func aCRLFLayoutIsTheSameLayout() throws {
+    let lf = try LayoutParserTests.parse(LayoutParserTests.minimal)
+    let crlf = try LayoutParserTests.parse(LayoutParserTests.minimal.replacingOccurrences(of: "\n", with: "\r\n"))
+    #expect(crlf == lf)
+    let mixed = try LayoutParserTests.parse(
+      "name = t\r\ndescription = a test\ngrid = 4 x 2\r\nheader 0 0 4 1\ntallies 0 1 2 1\r\n"
+        + "burndown 2 1 2 1 mode=burnup\r\n")
+    #expect(mixed == lf)
+  }
+
+  @Test func errorsInACRLFLayoutNameTheirLine() {
+    let text = "name = t\r\ndescription = d\r\ngrid = 4 x 2\r\n\r\nclock 0 0 1 1\r\n"
+    let error = #expect(throws: LayoutError.self) { try LayoutParserTests.parse(text) }
+    #expect(
+      error?.description
+        == "t.layout:5: unknown widget \"clock\" (accepted: burndown, connections, header, numbers, progress, recent, tallies)"
+    )
+  }
+
+  @Test func everyBundledLayoutReadsTheSameWithCRLF() throws {
+    let dir = Paths.repoRoot.appendingPathComponent("Layouts")
+    for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".layout") {
+      let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+      let lf = try LayoutParser.parse(text, file: file, vocabulary: LayoutParserTests.vocabulary)
+      let crlf = try LayoutParser.parse(
+        text.replacingOccurrences(of: "\n", with: "\r\n"), file: file, vocabulary: LayoutParserTests.vocabulary)
+      #expect(crlf == lf, "\(file)")
     }
   }
 }
