@@ -24,7 +24,17 @@ enum OptionTable {
     OptionSpec(
       name: "--source", value: "SPEC", help: "where events come from (repeatable): \(SourceSpec.accepted); default sim"
     ) { o, v throws(CLIError) in
-      do throws(SourceSpecError) { o.sources.append(try SourceSpec.parse(v)) } catch { throw .usage(error.description) }
+      let spec: SourceSpec
+      do throws(SourceSpecError) { spec = try SourceSpec.parse(v) } catch { throw .usage(error.description) }
+      // The simulated team plans two-week sprints from a Monday: another day would be moved
+      // silently.
+      if case .sim(_, _, let start) = spec, start.weekday != .mon {
+        let monday = start.adding(days: -Weekday.allCases.firstIndex(of: start.weekday)!)
+        throw .usage(
+          "--source \"\(v)\": start \(start) is a \(weekdayName(start.weekday)); the simulated sprints start on a "
+            + "Monday (such as \(monday))")
+      }
+      o.sources.append(spec)
     },
     OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") {
       o, v throws(CLIError) in
@@ -84,10 +94,13 @@ enum OptionTable {
       name: "--at", value: "RFC3339",
       help: "the clock for snapshot and inspect; default the time of the last event read"
     ) { o, v throws(CLIError) in
-      guard let t = try? Instant(rfc3339: v) else {
-        throw .usage("--at: \"\(v)\" is not an RFC 3339 time such as 2026-11-05T18:00:00Z")
+      do throws(Instant.ParseError) { o.at = try Instant(rfc3339: v) } catch {
+        switch error {
+        case .malformed: throw .usage("--at: \"\(v)\" is not an RFC 3339 time such as 2026-11-05T18:00:00Z")
+        case .outOfRange: throw .usage("--at: \"\(v)\" is out of range (years 1970…9999, valid dates)")
+        case .leapSecond: throw .usage("--at: \"\(v)\" is a leap second (second 60), which the board does not count")
+        }
       }
-      o.at = t
     },
     OptionSpec(
       name: "--tz", value: "ZONE", help: "the board's time zone (IANA, e.g. Europe/Berlin); default the system's"
@@ -181,6 +194,10 @@ enum OptionTable {
   ]
 
   static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+  static func weekdayName(_ d: Weekday) -> String {
+    ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][Weekday.allCases.firstIndex(of: d)!]
+  }
 
   static func nonEmpty(_ name: String, _ v: String) throws(CLIError) {
     if v.isEmpty { throw .usage("\(name) needs a value") }

@@ -52,14 +52,24 @@ extension Instant {
   /// The ways an RFC 3339 timestamp can be wrong.
   public enum ParseError: Error, Equatable, Sendable {
     case malformed
+    /// Not a calendar date or time of day, or a moment outside 1970-01-01T00:00:00Z…
+    /// 9999-12-31T23:59:59.999Z once its offset is applied.
     case outOfRange
+    /// Second 60: a leap second, which instants (like Unix time) do not count.
+    case leapSecond
   }
+
+  /// The first moment after the years instants hold: 10000-01-01T00:00:00Z.
+  static let endOfYear9999 = Int64(CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch + 1) * 86_400_000
 
   /// Parses an RFC 3339 timestamp (`2026-11-03T09:15:00Z`, `…09:15:00.123+02:00`).
   ///
   /// Accepts `T`/`t`/space as separator, `Z`/`z` or a numeric offset, fractional seconds up to
-  /// nine digits (kept to the millisecond). Years 1970…9999 only: a wall board has no business
-  /// with earlier ones, and the cap keeps arithmetic far from overflow.
+  /// nine digits (kept to the millisecond). Years 1970…9999 only, after the offset too
+  /// (`9999-12-31T23:30:00-01:00` is in the year 10000, `1970-01-01T00:30:00+01:00` in 1969:
+  /// both out of range): a wall board has no business with other years, and the cap keeps
+  /// arithmetic far from overflow. A leap second (`23:59:60`) is an error of its own rather
+  /// than a moment moved silently to 23:59:59.
   public init<S: Collection<UInt8>>(rfc3339 bytes: S) throws(ParseError) where S.Index == Int {
     var p = Scanner(bytes: bytes)
     guard let year = p.digits(4), p.eat(UInt8(ascii: "-")), let month = p.digits(2),
@@ -98,11 +108,13 @@ extension Instant {
       (1...CivilDate.daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
       second < 61
     else { throw .outOfRange }
+    if second == 60 { throw .leapSecond }
     let date = CivilDate(year: year, month: month, day: day)
     let secs =
-      Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
-      - Int64(offset)
-    self.init(millis: secs * 1000 + Int64(millis))
+      Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+    let total = secs * 1000 + Int64(millis)
+    guard total >= 0 && total < Instant.endOfYear9999 else { throw .outOfRange }
+    self.init(millis: total)
   }
 
   /// Parses an RFC 3339 timestamp from a string.

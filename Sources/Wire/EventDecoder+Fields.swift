@@ -212,6 +212,8 @@ struct Fields {
     case .failure(.malformed): throw fail(key, "\(Self.quoted(s)) is not an RFC 3339 time")
     case .failure(.outOfRange):
       throw fail(key, "\(Self.quoted(s)) is out of range (years 1970…9999, valid dates)")
+    case .failure(.leapSecond):
+      throw fail(key, "\(Self.quoted(s)) is a leap second (second 60), which the board does not count")
     }
   }
 

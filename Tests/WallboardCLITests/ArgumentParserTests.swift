@@ -101,3 +101,41 @@ struct ArgumentParserTests {
     }
   }
 }
+
+/// Issue 9, item 16: values the board silently changed are usage errors.
+@Suite("Arguments the board would have changed")
+struct SilentlyChangedArgumentTests {
+  @Test(arguments: [
+    ("sim:start=2026-11-04", "start 2026-11-04 is a Wednesday", "such as 2026-11-02"),
+    ("sim:seed=3,start=2026-11-08", "start 2026-11-08 is a Sunday", "such as 2026-11-02"),
+    ("sim:start=2027-01-01", "start 2027-01-01 is a Friday", "such as 2026-12-28"),
+  ])
+  func aSimulationStartThatIsNoMonday(spec: String, problem: String, hint: String) {
+    do {
+      _ = try ArgumentParser.parse(["--source", spec])
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.exitCode == 2)
+      #expect(error.description.contains(problem) && error.description.contains(hint), "\(error.description)")
+    }
+  }
+
+  @Test func aSimulationStartOnAMondayIsAccepted() throws {
+    let o = try ArgumentParser.parse(["--source", "sim:start=2027-01-04"])
+    #expect(o.sources.map(\.name) == ["sim:start=2027-01-04"])
+  }
+
+  @Test(arguments: [
+    ("2016-12-31T23:59:60Z", "is a leap second"), ("9999-12-31T23:30:00-01:00", "is out of range"),
+    ("1970-01-01T00:30:00+01:00", "is out of range"),
+  ])
+  func anAtTheBoardWouldChange(at: String, problem: String) {
+    do {
+      _ = try ArgumentParser.parse(["--at", at])
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.exitCode == 2)
+      #expect(error.description.contains("--at: \"\(at)\" \(problem)"), "\(error.description)")
+    }
+  }
+}

@@ -100,3 +100,25 @@ struct NumericInputTests {
     #expect(JSONValue.array([.number(.infinity), 1]).serialized(pretty: true) == "[\n  null,\n  1\n]")
   }
 }
+
+/// Issue 9, item 16, in events: a leap second or a moment past 9999 once its offset is applied
+/// rejects the event and says why.
+@Suite("Event decoder: moments at the edges")
+struct MomentEdgeTests {
+  @Test func aLeapSecondIsRejectedSayingSo() throws {
+    let error = try #require(throws: EventDecodingError.self) {
+      try decode(#"{"topic":"heartbeat","time":"2016-12-31T23:59:60Z","payload":{}}"#)
+    }
+    #expect(
+      error.description == #"time: "2016-12-31T23:59:60Z" is a leap second (second 60), which the board does not count"#
+    )
+  }
+
+  @Test func aMomentInTheYear10000IsRejected() throws {
+    let error = try #require(throws: EventDecodingError.self) {
+      try body("workflow.transitioned", #"{"feature_id":"A","to":"done","at":"9999-12-31T23:59:59-01:00"}"#)
+    }
+    #expect(error.path == "payload.at")
+    #expect(error.problem.contains("out of range"))
+  }
+}
