@@ -13,6 +13,10 @@ extension OrchestraSource {
     /// to skip what a snapshot already reflects.
     var cursor = SequenceCursor()
     var lastHeard = Date()
+    /// A gap was seen and the resync it needs has not been made yet.
+    var resyncDue = false
+    /// No resync before this: gaps in a burst share one `board_snapshot` call.
+    var nextResyncAllowed = Date.distantPast
 
     init(source: OrchestraSource, deliver: @escaping @Sendable (BoardInput) -> Void) {
       self.source = source
@@ -52,18 +56,15 @@ extension OrchestraSource {
 
       while !source.isStopped {
         let r: TCPConnection.ReadResult
-        do { r = try conn.read(timeout: 0.25) } catch { throw Ended(description: error.description) }
+        do { r = try conn.read(timeout: 0.25) } catch {
+          // A reset before any acknowledgement is a refused stream too.
+          try refusedStream(acknowledged: acknowledged)
+          throw Ended(description: error.description)
+        }
         switch r {
         case .timedOut: break
         case .closed:
-          if !acknowledged && !wentLive {
-            // Subscriptions refused: is it a server that only answers health?
-            if (try? source.health()) != nil {
-              deliver(
-                .connection(origin: origin, status: .live, at: OrchestraSource.now(), detail: Self.healthOnlyDetail))
-              throw Ended(description: Self.healthOnlyDetail, healthOnly: true)
-            }
-          }
+          try refusedStream(acknowledged: acknowledged)
           throw Ended(description: framer.isMidFrame ? "connection closed mid-frame" : "server closed the connection")
         case .bytes(let bytes):
           let frames: [[UInt8]]
@@ -83,8 +84,14 @@ extension OrchestraSource {
               continue
             }
             if !wentLive { goLive(partial: partial) }
-            try handle(d)
+            handle(d)
           }
+        }
+        // Resyncs: at most one per interval, however many gaps came meanwhile.
+        if resyncDue && Date() >= nextResyncAllowed {
+          resyncDue = false
+          nextResyncAllowed = Date().addingTimeInterval(s.resyncInterval)
+          _ = try bootstrap()
         }
         // Health and silence.
         if Date() >= nextHealth {
@@ -110,6 +117,14 @@ extension OrchestraSource {
     }
 
     static let partialDetail = "no board_snapshot tool on the server: live events only"
+
+    /// The subscription connection ended (closed or reset) before any acknowledgement: is it a
+    /// server that only answers health? Then that is what ends the session.
+    func refusedStream(acknowledged: Bool) throws(Ended) {
+      guard !acknowledged && !wentLive, (try? source.health()) != nil else { return }
+      deliver(.connection(origin: origin, status: .live, at: OrchestraSource.now(), detail: Self.healthOnlyDetail))
+      throw Ended(description: Self.healthOnlyDetail, healthOnly: true)
+    }
 
     mutating func goLive(partial: Bool) {
       wentLive = true
@@ -142,8 +157,8 @@ extension OrchestraSource {
       return false
     }
 
-    /// Applies one delivered event; a gap in its sequence triggers a resync.
-    mutating func handle(_ d: EventDelivery) throws(Ended) {
+    /// Applies one delivered event; a gap in its sequence makes a resync due.
+    mutating func handle(_ d: EventDelivery) {
       let now = OrchestraSource.now()
       let input: BoardInput
       let position: StreamPosition?
@@ -162,7 +177,7 @@ extension OrchestraSource {
         deliver(input)
       case .gap:
         deliver(input)
-        _ = try bootstrap()
+        resyncDue = true
       case .duplicate:
         // At or below the snapshot's number: already in it (held back while it was in flight).
         // Other duplicates go on to the reducer, which counts them.

@@ -26,6 +26,9 @@ public final class OrchestraSource: @unchecked Sendable {
     /// Nothing heard for this long (no event, ack or health answer): the connection is dropped
     /// and made again. The board shows the source stale from the same limit.
     public var silenceLimit = 30.0
+    /// At most one resync (`board_snapshot` after a gap) per this many seconds; gaps meanwhile
+    /// share it.
+    public var resyncInterval = 2.0
     public init() {}
   }
 
