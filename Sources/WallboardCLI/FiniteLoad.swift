@@ -10,6 +10,9 @@ public struct FiniteLoad: Sendable {
   /// The moment to show.
   public var at: Instant
 
+  /// How far past the real clock the default moment may go (a day: events from a zone ahead).
+  public static let futureTolerance = 86_400.0
+
   /// Builds the board from `options`' sources. `now` is the receive time for events without
   /// a `time` and the moment shown when nothing else decides it.
   public static func load(_ options: Options, now: Instant) throws(CLIError) -> FiniteLoad {
@@ -57,7 +60,10 @@ public struct FiniteLoad: Sendable {
         Reducer.reduce(into: &state, input)
       }
     }
-    let at = options.at ?? present ?? state.lastEventTime ?? now
+    // The last event's time, but never more than a day past the real clock: one far-future
+    // event does not stretch the present.
+    let latest = state.lastEventTime.map { min($0, now.adding(seconds: FiniteLoad.futureTolerance)) }
+    let at = options.at ?? present ?? latest ?? now
     return FiniteLoad(state: state, at: at)
   }
 }
