@@ -18,19 +18,25 @@ public struct FiniteLoad: Sendable {
   public static func load(_ options: Options, now: Instant) throws(CLIError) -> FiniteLoad {
     var state = BoardState(settings: options.boardSettings)
     var present: Instant?
+    // `--wait` bounds the whole load: an endless input (a device, a FIFO, a far-off `--at` for
+    // the simulation) is cut off and shown as still being read.
+    let started = Date()
+    let deadline = started.addingTimeInterval(options.wait)
+    func apply(_ input: BoardInput) { Reducer.reduce(into: &state, input) }
     for spec in options.effectiveSources {
-      let inputs: [BoardInput]
       switch spec {
       case .sim(let seed, _, let start):
         let team = SimulatedTeam(seed: seed, start: start)
         let until = options.at ?? team.defaultNow
         present = max(present ?? until, until)
-        inputs = SimSource.inputs(team: team, origin: spec.name, through: until, receivedAt: now)
+        SimSource.stream(team: team, origin: spec.name, through: until, receivedAt: now, deadline: deadline) {
+          apply($0)
+        }
       case .jsonl(let path) where path == "-":
         continue
       case .jsonl(let path):
         do {
-          inputs = try JSONLinesReader.readAll(path: path, origin: spec.name, receivedAt: now)
+          try JSONLinesReader.read(path: path, origin: spec.name, receivedAt: now, deadline: deadline) { apply($0) }
         } catch {
           throw .badInput("cannot read events: \(error)")
         }
@@ -39,25 +45,24 @@ public struct FiniteLoad: Sendable {
       case .orchestraDB, .replay:
         throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl, orchestra)")
       }
-      for input in inputs { Reducer.reduce(into: &state, input) }
     }
     // Live sources: followed until nothing new for --settle seconds, or --wait at most.
     if SourceSet.hasLive(options.effectiveSources) {
       let inbox = Inbox()
       let live = try SourceSet.start(options.effectiveSources, inbox: inbox, liveOnly: true)
-      let started = Date()
-      while true {
+      let liveStarted = Date()
+      while Date() < deadline {
         inbox.wait(timeout: 0.05)
-        for input in inbox.take() { Reducer.reduce(into: &state, input) }
-        let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, started))
-        if quiet >= options.settle || Date().timeIntervalSince(started) >= options.wait { break }
+        for input in inbox.take() { apply(input) }
+        let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
+        if quiet >= options.settle { break }
       }
       live.stop()
       // Events still in flight count; the sources' own "stopped" does not: the output says
       // each source's status as it was.
       for input in inbox.take() {
         if case .connection = input { continue }
-        Reducer.reduce(into: &state, input)
+        apply(input)
       }
     }
     // The last event's time, but never more than a day past the real clock: one far-future
