@@ -8,10 +8,13 @@ final class SourceSet {
   private(set) var sims: [SimDriver] = []
   private(set) var orchestras: [OrchestraSource] = []
   private var followers: [JSONLinesFollower] = []
+  /// Closed on `stop()`, so that a source waiting for room in it wakes and ends.
+  private var inbox: Inbox?
 
   /// Starts `specs`. With `liveOnly`, the finite ones (sim, jsonl files) are left to the caller.
   static func start(_ specs: [SourceSpec], inbox: Inbox, liveOnly: Bool = false) throws(CLIError) -> SourceSet {
     let set = SourceSet()
+    set.inbox = inbox
     for spec in specs {
       switch spec {
       case .sim(let seed, let speed, let start):
@@ -55,41 +58,9 @@ final class SourceSet {
   }
 
   func stop() {
+    inbox?.close()
     sims.forEach { $0.stop() }
     orchestras.forEach { $0.stop() }
     followers.forEach { $0.stop() }
-  }
-}
-
-/// A thread-safe queue of inputs from the sources' threads to the run loop.
-final class Inbox: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var items: [BoardInput] = []
-  private var lastNews = Date()
-
-  func put(_ i: BoardInput) {
-    condition.lock()
-    items.append(i)
-    if case .connection = i {} else { lastNews = Date() }
-    condition.signal()
-    condition.unlock()
-  }
-
-  func take() -> [BoardInput] {
-    condition.lock()
-    defer { condition.unlock() }
-    let out = items
-    items.removeAll(keepingCapacity: true)
-    return out
-  }
-
-  /// When the last event or rejected line arrived (connection changes do not count).
-  var lastNewsAt: Date { condition.withLock { lastNews } }
-
-  /// Waits until an input arrives or `timeout` seconds pass.
-  func wait(timeout: Double) {
-    condition.lock()
-    if items.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
-    condition.unlock()
   }
 }
