@@ -9,7 +9,7 @@ BUILD_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
 # Debian packages the build links (all that `make build`, `make run` and `make install` need).
-BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
+BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev libsqlite3-dev
 # Debian packages only the tests use: Python with Pillow (an independent PNG decoder) and
 # protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
 # server for the SDL window tests).

@@ -31,6 +31,9 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
     .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // The one module that imports SQLite: connections, prepared statements, typed errors.
+    .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
 
     // Pixels, colour and anti-aliased primitives.
     .target(name: "Raster", swiftSettings: strict),
@@ -89,6 +92,7 @@ let package = Package(
       name: "EventSourcesTests",
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
+    .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
     .testTarget(
       name: "RasterTests", dependencies: ["Raster", "PNG", "TestSupport"], exclude: ["Goldens"],
