@@ -49,12 +49,12 @@ struct OrchestraSourceTests {
     var s = OrchestraSource.Settings()
     s.connectTimeout = 1
     s.requestTimeout = 2
-    s.healthInterval = 0.5
+    s.session.healthInterval = 0.5
     s.healthTimeout = 0.5
-    s.backoffInitial = 0.1
-    s.backoffMax = 0.4
-    s.silenceLimit = 2
-    s.resyncInterval = 0.5
+    s.session.backoffInitial = 0.1
+    s.session.backoffMax = 0.4
+    s.session.silenceLimit = 2
+    s.session.resyncInterval = 0.5
     return s
   }
 
