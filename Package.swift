@@ -26,7 +26,7 @@ let package = Package(
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
-    .target(name: "EventSources", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
+    .target(name: "EventSources", dependencies: ["WallboardCore", "Wire", "SQLite"], swiftSettings: strict),
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),

@@ -6,23 +6,12 @@ import Testing
 /// The one door to SQLite, against files a second process writes as the plugins do.
 @Suite("SQLite", .serialized)
 struct DatabaseTests {
-  /// The storage plugin's DDL for the tables the board reads (orchestra-storage.md §1c).
-  static let ddl = """
-    CREATE TABLE IF NOT EXISTS projects (slug TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT DEFAULT '',
-      metadata TEXT DEFAULT '{}', body TEXT DEFAULT '', version INTEGER DEFAULT 1,
-      created_at TEXT NOT NULL DEFAULT (datetime('now')), updated_at TEXT NOT NULL DEFAULT (datetime('now')));
-    CREATE TABLE IF NOT EXISTS features (id TEXT PRIMARY KEY,
-      project_id TEXT NOT NULL REFERENCES projects(slug) ON DELETE CASCADE, title TEXT NOT NULL,
-      description TEXT DEFAULT '', status TEXT DEFAULT 'backlog', priority TEXT DEFAULT 'P2',
-      kind TEXT DEFAULT 'feature', assignee TEXT DEFAULT '', estimate TEXT DEFAULT '', labels TEXT DEFAULT '[]',
-      depends_on TEXT DEFAULT '[]', body TEXT DEFAULT '', version INTEGER DEFAULT 1,
-      created_at TEXT NOT NULL DEFAULT (datetime('now')), updated_at TEXT NOT NULL DEFAULT (datetime('now')));
-    CREATE TABLE IF NOT EXISTS change_log (id INTEGER PRIMARY KEY AUTOINCREMENT, entity_type TEXT NOT NULL,
-      entity_id TEXT NOT NULL, action TEXT NOT NULL, version INTEGER NOT NULL,
-      timestamp TEXT NOT NULL DEFAULT (datetime('now')), synced INTEGER DEFAULT 0);
-    """
+  static func workspace() throws -> (OrchestraWorkspace, String, SQLWriter) {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    return (ws, ws.path, ws.writer)
+  }
 
-  /// The plugin's write of one feature: three autocommit statements, no transaction (§1d).
   static func write(_ w: SQLWriter, id: String, status: String, version: Int, labels: String = "[]") throws {
     try w.sql(
       """
@@ -31,24 +20,9 @@ struct DatabaseTests {
       ON CONFLICT(id) DO UPDATE SET status = excluded.status, labels = excluded.labels, version = excluded.version,
       updated_at = excluded.updated_at
       """, [id, "Feature \(id)", status, labels, version])
-    try w.sql("INSERT OR IGNORE INTO projects (slug, name) VALUES ('web', 'web')")
     try w.sql(
       "INSERT INTO change_log (entity_type, entity_id, action, version, timestamp) VALUES ('features', ?, 'upsert', ?, ?)",
       [id, version, "2026-11-03T10:00:00Z"])
-  }
-
-  static func workspace() throws -> (TempDir, String, SQLWriter) {
-    let dir = try TempDir("wallboard-sqlite")
-    let path = dir.url.appendingPathComponent("8fe0db68781ee67c.db").path
-    let w = try SQLWriter(path: path)
-    try w.script(ddl)
-    // The project exists before its features (create_project came first; foreign keys are on).
-    try w.sql(
-      "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('web', 'web', ?, ?)",
-      [
-        "2026-11-01T09:00:00Z", "2026-11-01T09:00:00Z",
-      ])
-    return (dir, path, w)
   }
 
   @Test func readsWhatASecondProcessWritesInWAL() throws {
