@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 public import WallboardCore
 internal import Wire
 
@@ -8,7 +8,7 @@ internal import Wire
 /// socket I/O (one long-lived subscription stream, short connections for `board_snapshot` and
 /// health) and the waiting, on a thread of its own, and feeds what happened back to the machine
 /// at instants of the one clock it was given.
-public final class OrchestraSource: @unchecked Sendable {
+public final class OrchestraSource: EventSource, @unchecked Sendable {
   /// Timings; tests shorten them.
   public struct Settings: Sendable {
     public var connectTimeout = 5.0
@@ -66,6 +66,15 @@ public final class OrchestraSource: @unchecked Sendable {
   }
 
   var isStopped: Bool { lock.withLock { stopped } }
+
+  /// A server is followed, never read to an end.
+  public let isFinite = false
+
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
+  }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var machine = OrchestraSessionMachine(

@@ -1,8 +1,35 @@
 public import Foundation
 public import WallboardCore
 
-/// The simulated team as a source of reducer inputs.
-public enum SimSource {
+/// The simulated team as a source: live through `SimDriver` (its own clock runs `speed` times
+/// faster than real time), or read in simulated time up to a moment.
+public final class SimSource: EventSource {
+  public let team: SimulatedTeam
+  public let origin: String
+  public let isFinite = true
+  private let driver: SimDriver
+
+  public init(team: SimulatedTeam, origin: String, speed: Double) {
+    self.team = team
+    self.origin = origin
+    driver = SimDriver(team: team, origin: origin, speed: speed)
+  }
+
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) { driver.start(deliver: deliver) }
+  public func stop() { driver.stop() }
+
+  public var ownClock: (@Sendable () -> Instant)? { { [driver] in driver.simulatedNow() } }
+
+  /// Simulates up to `moment` (default: the team's present, Wednesday of its second week).
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    let until = moment ?? team.defaultNow
+    Self.stream(
+      team: team, origin: origin, through: until, receivedAt: receivedAt, deadline: deadline, deliver: deliver)
+    return until
+  }
+
   /// Every input up to and including `at`, in simulated time; the source shows as live.
   ///
   /// - Parameter receivedAt: when the board receives them (the real clock, so that staleness is

@@ -23,33 +23,20 @@ public struct FiniteLoad: Sendable {
     let started = Date()
     let deadline = started.addingTimeInterval(options.wait)
     func apply(_ input: BoardInput) { Reducer.reduce(into: &state, input) }
-    for spec in options.effectiveSources {
-      switch spec {
-      case .sim(let seed, _, let start):
-        let team = SimulatedTeam(seed: seed, start: start)
-        let until = options.at ?? team.defaultNow
-        present = max(present ?? until, until)
-        SimSource.stream(team: team, origin: spec.name, through: until, receivedAt: now, deadline: deadline) {
-          apply($0)
+    let sources = try SourceSet.make(options.effectiveSources)
+    for source in sources where source.isFinite {
+      do throws(SourceError) {
+        if let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline, deliver: apply) {
+          present = max(present ?? reached, reached)
         }
-      case .jsonl(let path) where path == "-":
-        continue
-      case .jsonl(let path):
-        do {
-          try JSONLinesReader.read(path: path, origin: spec.name, receivedAt: now, deadline: deadline) { apply($0) }
-        } catch {
-          throw .badInput("cannot read events: \(error)")
-        }
-      case .orchestra:
-        continue
-      case .orchestraDB, .replay:
-        throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl, orchestra)")
+      } catch {
+        throw .badInput(error.description)
       }
     }
     // Live sources: followed until nothing new for --settle seconds, or --wait at most.
-    if SourceSet.hasLive(options.effectiveSources) {
+    if sources.contains(where: { !$0.isFinite }) {
       let inbox = Inbox()
-      let live = try SourceSet.start(options.effectiveSources, inbox: inbox, liveOnly: true)
+      let live = SourceSet.start(sources, inbox: inbox, liveOnly: true)
       let liveStarted = Date()
       while Date() < deadline {
         inbox.wait(timeout: 0.05)

@@ -18,11 +18,10 @@ struct LiveRun {
 
   func run() throws(CLIError) {
     let inbox = Inbox()
-    let sources = try SourceSet.start(options.effectiveSources, inbox: inbox)
+    let sources = SourceSet.start(try SourceSet.make(options.effectiveSources), inbox: inbox)
     defer { sources.stop() }
     let zone = options.timeZone ?? .current
-    let clock = BoardClock(
-      sims: sources.sims, allSimulated: sources.sims.count == options.effectiveSources.count, now: now)
+    let clock = BoardClock(now: sources.clock(real: now))
 
     let display = try Displays.open(options, environment: environment, console: console)
     defer { display.close() }
@@ -158,9 +157,7 @@ struct LiveRun {
 
 /// The board's clock: the simulation's when every source is simulated, else the real one.
 struct BoardClock {
-  let sims: [SimDriver]
-  let allSimulated: Bool
   let now: @Sendable () -> Instant
 
-  func boardTime() -> Instant { allSimulated && !sims.isEmpty ? sims[0].simulatedNow() : now() }
+  func boardTime() -> Instant { now() }
 }
