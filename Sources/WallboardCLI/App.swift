@@ -59,7 +59,7 @@ public struct App {
 
   func inspect(_ o: Options) throws(CLIError) {
     let wall = now()
-    let load = try FiniteLoad.load(o, now: wall)
+    let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
     let json = InspectReport.json(
       state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit)
     console.out(json.serialized(pretty: true))

@@ -15,7 +15,14 @@ public struct FiniteLoad: Sendable {
 
   /// Builds the board from `options`' sources. `now` is the receive time for events without
   /// a `time` and the moment shown when nothing else decides it.
-  public static func load(_ options: Options, now: Instant) throws(CLIError) -> FiniteLoad {
+  ///
+  /// - Parameters:
+  ///   - environment: for the sources that need it (`HOME`, where Orchestra keeps its databases).
+  ///   - clock: the one clock live sources read.
+  public static func load(
+    _ options: Options, now: Instant, environment: [String: String]? = nil,
+    clock: (@Sendable () -> Instant)? = nil
+  ) throws(CLIError) -> FiniteLoad {
     var state = BoardState(settings: options.boardSettings)
     var present: Instant?
     // `--wait` bounds the whole load: an endless input (a device, a FIFO, a far-off `--at` for
@@ -23,7 +30,9 @@ public struct FiniteLoad: Sendable {
     let started = Date()
     let deadline = started.addingTimeInterval(options.wait)
     func apply(_ input: BoardInput) { Reducer.reduce(into: &state, input) }
-    let sources = try SourceSet.make(options.effectiveSources)
+    let sources = try SourceSet.make(
+      options.effectiveSources, environment: environment ?? ProcessInfo.processInfo.environment,
+      clock: clock ?? OrchestraSource.realClock)
     for source in sources where source.isFinite {
       do throws(SourceError) {
         if let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline, deliver: apply) {

@@ -18,7 +18,8 @@ struct LiveRun {
 
   func run() throws(CLIError) {
     let inbox = Inbox()
-    let sources = SourceSet.start(try SourceSet.make(options.effectiveSources), inbox: inbox)
+    let sources = SourceSet.start(
+      try SourceSet.make(options.effectiveSources, environment: environment, clock: now), inbox: inbox)
     defer { sources.stop() }
     let zone = options.timeZone ?? .current
     let clock = BoardClock(now: sources.clock(real: now))

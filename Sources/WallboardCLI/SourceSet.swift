@@ -10,10 +10,15 @@ final class SourceSet {
   private var inbox: Inbox?
 
   /// Makes every source `specs` name (an error names the first that cannot be made).
-  static func make(_ specs: [SourceSpec]) throws(CLIError) -> [any EventSource] {
+  static func make(
+    _ specs: [SourceSpec], environment: [String: String], clock: @escaping @Sendable () -> Instant
+  ) throws(CLIError) -> [any EventSource] {
+    let context = SourceContext(locator: .live(environment: environment), clock: clock)
     var out: [any EventSource] = []
     for spec in specs {
-      do throws(SourceError) { out.append(try SourceRegistry.make(spec)) } catch { throw .runtime(error.description) }
+      do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {
+        throw .runtime(error.description)
+      }
     }
     return out
   }

@@ -74,3 +74,14 @@ public final class OrchestraWorkspace {
       [id, time])
   }
 }
+
+/// The database path upstream's hash rule gives a workspace (computed independently, by Python).
+public enum EventSourcesLocator {
+  public static func hashed(home: String, workspace: String) -> String {
+    let hex =
+      (try? Python.run(
+        "import hashlib, sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest()[:16])", arguments: [workspace]))?
+      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "python-failed"
+    return "\(home)/.orchestra/db/\(hex).db"
+  }
+}
