@@ -38,7 +38,8 @@ enum OptionTable {
       o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
     },
     OptionSpec(
-      name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH", help: "where `run` draws; default auto"
+      name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH",
+      help: "where `run` draws; default auto; sdl is full screen (window manager or not) and exits 1 with no display"
     ) { o, v throws(CLIError) in
       let ok =
         ["auto", "sdl", "fb", "term", "text"].contains(v) || v.hasPrefix("fb:") || (v.hasPrefix("png:") && v.count > 4)
@@ -65,7 +66,8 @@ enum OptionTable {
       o.scale = x
     },
     OptionSpec(
-      name: "--size", value: "WxH", help: "frame size for snapshot, png: and term; default 1920x1080 for snapshot"
+      name: "--size", value: "WxH",
+      help: "frame size for snapshot, png: and term (default 1920x1080 for snapshot); a window for sdl"
     ) { o, v throws(CLIError) in
       let parts = v.split(separator: "x").map { Int($0) }
       guard parts.count == 2, let w = parts[0], let h = parts[1], (16...16384).contains(w), (16...16384).contains(h)
