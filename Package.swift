@@ -117,7 +117,7 @@ let package = Package(
       name: "WallboardCLITests",
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
-        "EventSources", "WallboardCore", "Wire",
+        "EventSources", "WallboardCore", "Wire", "PNG",
       ],
       swiftSettings: strict),
   ],

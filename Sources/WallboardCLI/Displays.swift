@@ -22,7 +22,7 @@ final class Displays {
     case text
   }
   let kind: Kind
-  /// The canvas size to draw (before `--rotate`).
+  /// The screen's size in pixels; the board is drawn at its `Screen.canvasSize` (before `--rotate`).
   private(set) var size: (width: Int, height: Int)
   /// Whether the board fills a whole screen (for `--pixel-shift auto`).
   let fillsScreen: Bool

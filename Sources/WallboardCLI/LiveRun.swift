@@ -34,8 +34,9 @@ struct LiveRun {
     var scene = try Scene.load(options, resources: resources)
     var state = BoardState(settings: options.boardSettings)
     var board = Canvas(width: 16, height: 16)
+    func screen() -> Screen { Screen(width: display.size.width, height: display.size.height, rotation: options.rotate) }
     func makeCanvas() -> Canvas {
-      let (w, h) = rotatedSize(display.size)
+      let (w, h) = screen().canvasSize
       return Canvas(width: max(16, w), height: max(16, h), background: scene.theme.bg)
     }
     board = makeCanvas()
@@ -101,18 +102,13 @@ struct LiveRun {
 
         // What reaches the screen: rotated, moved against burn-in, dimmed or blanked at night.
         let nightState = night.state(at: wall, zone: zone)
-        let offset = shiftOn ? shift.offset(at: wall, width: board.width, height: board.height) : (0, 0)
+        let offset = shiftOn ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
         let changedLook = lastPresented.map { $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState } ?? true
         if !dirty.isEmpty || changedLook {
           if options.rotate == 0 && offset == (0, 0) && nightState == .day && !changedLook {
             try display.show(board, dirty: dirty)
           } else {
-            var out = board.rotated(degrees: options.rotate).shifted(dx: offset.0, dy: offset.1, fill: scene.theme.bg)
-            switch nightState {
-            case .day: break
-            case .dim(let f): out.dim(keeping: f)
-            case .blank: out.fill(out.bounds, RGBA(r: 0, g: 0, b: 0))
-            }
+            let out = screen().frame(for: board, offset: offset, night: nightState, background: scene.theme.bg)
             try display.show(out, dirty: nil)
           }
           if lastPresented?.night != nightState {
@@ -127,11 +123,6 @@ struct LiveRun {
       }
       inbox.wait(timeout: stateChanged ? 1.0 / 30 : 0.05)
     }
-  }
-
-  /// The canvas size to draw for a display of `size`, before rotating.
-  func rotatedSize(_ size: (width: Int, height: Int)) -> (Int, Int) {
-    options.rotate == 90 || options.rotate == 270 ? (size.height, size.width) : (size.width, size.height)
   }
 
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

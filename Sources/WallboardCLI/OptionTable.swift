@@ -56,7 +56,9 @@ enum OptionTable {
       else { throw .usage("--fb-geometry: \"\(v)\" is not WxHxBPP (sizes 1–16384, BPP 16, 24 or 32)") }
       o.fbGeometry = (w, h, b)
     },
-    OptionSpec(name: "--rotate", value: "0|90|180|270", help: "rotate the whole board") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--rotate", value: "0|90|180|270", help: "turn the whole board on the screen (--size stays the screen's)"
+    ) { o, v throws(CLIError) in
       o.rotate = Int(try oneOf("--rotate", v, ["0", "90", "180", "270"]))!
     },
     OptionSpec(name: "--scale", value: "X", help: "scale the board's design units (0.25–8)") { o, v throws(CLIError) in
@@ -67,7 +69,7 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--size", value: "WxH",
-      help: "frame size for snapshot, png: and term (default 1920x1080 for snapshot); a window for sdl"
+      help: "the screen's size: snapshot, png:, term (default 1920x1080 for snapshot); a window for sdl"
     ) { o, v throws(CLIError) in
       let parts = v.split(separator: "x").map { Int($0) }
       guard parts.count == 2, let w = parts[0], let h = parts[1], (16...16384).contains(w), (16...16384).contains(h)
