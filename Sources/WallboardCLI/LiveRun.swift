@@ -20,14 +20,14 @@ struct LiveRun {
     let inbox = Inbox()
     let sources = try SourceSet.start(options.effectiveSources, inbox: inbox)
     defer { sources.stop() }
-    let zone = options.timeZone ?? .current
+    var settings = LiveSettings(options)
     let clock = BoardClock(
       sims: sources.sims, allSimulated: sources.sims.count == options.effectiveSources.count, now: now)
 
     let display = try Displays.open(options, environment: environment, console: console)
     defer { display.close() }
     if case .text = display.kind {
-      try runText(inbox: inbox, zone: zone, clock: clock)
+      try runText(inbox: inbox, zone: settings.zone, clock: clock)
       return
     }
     let resources = try Resources.locate(environment: environment)
@@ -41,11 +41,9 @@ struct LiveRun {
     }
     board = makeCanvas()
     var timer = PageTimer(durations: scene.renderer.layout.pages.map(\.duration), now: monotonic())
-    var night = NightSchedule()
-    for rule in options.night { if let r = try? NightSchedule.parse(rule: rule) { night.rules.append(r) } }
-    let shiftOn = options.pixelShift == "on" || (options.pixelShift == "auto" && display.fillsScreen)
+    var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
-    var diagnostics = Diagnostics(enabled: options.diagnostics)
+    var diagnostics = Diagnostics(enabled: settings.diagnostics)
     var reload = ReloadWatch(options: options, resources: resources)
     var stateChanged = true
     var lastFrame = Date.distantPast
@@ -82,8 +80,12 @@ struct LiveRun {
         timer.durations = scene.renderer.layout.pages.map(\.duration)
         diagnostics.reloadMessage = message.isEmpty ? nil : message
         scene.renderer.invalidate()
-        // The night schedule follows the config too; sources, display and rotation need a restart.
-        night.rules = reload.latest.night.compactMap { try? NightSchedule.parse(rule: $0) }
+        // The zone, unit, night, burn-in protection and panel follow the config too (the panel
+        // only when the file changed it: the d key's choice stands until then).
+        let fresh = LiveSettings(reload.latest)
+        if fresh.diagnostics != settings.diagnostics { diagnostics.enabled = fresh.diagnostics }
+        night.rules = fresh.night.compactMap { try? NightSchedule.parse(rule: $0) }
+        settings = fresh
         stateChanged = true
       }
 
@@ -92,7 +94,7 @@ struct LiveRun {
         let wall = now()
         let started = Date()
         let frame = FrameModel(
-          state: state, at: clock.boardTime(), now: wall, zone: zone, unit: options.unit,
+          state: state, at: clock.boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
           reconnectAt: sources.reconnectAt)
         var dirty = scene.draw(frame, into: &board)
         if diagnostics.enabled || diagnostics.reloadMessage != nil {
@@ -101,8 +103,10 @@ struct LiveRun {
         diagnostics.frameTime = Date().timeIntervalSince(started)
 
         // What reaches the screen: rotated, moved against burn-in, dimmed or blanked at night.
-        let nightState = night.state(at: wall, zone: zone)
-        let offset = shiftOn ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
+        let nightState = night.state(at: wall, zone: settings.zone)
+        let offset =
+          settings.shifts(fillsScreen: display.fillsScreen)
+          ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
         let changedLook = lastPresented.map { $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState } ?? true
         if !dirty.isEmpty || changedLook {
           if options.rotate == 0 && offset == (0, 0) && nightState == .day && !changedLook {

@@ -150,8 +150,11 @@ enum OptionTable {
     OptionSpec(name: "--no-journal", value: nil, help: "keep no journal (the default in this build)") {
       o, _ throws(CLIError) in o.noJournal = true
     },
-    OptionSpec(name: "--config", value: "PATH", help: "a file holding any of these options, one `name value` per line")
-    { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--config", value: "PATH",
+      help: "a file of these options, one `name value` per line; saved or SIGHUP: run applies all but source, "
+        + "display, size, rotate, fb-geometry, workflow, estimates"
+    ) { o, v throws(CLIError) in
       try nonEmpty("--config", v)
       o.config = v
     },
