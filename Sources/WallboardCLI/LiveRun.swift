@@ -48,6 +48,7 @@ struct LiveRun {
     var stateChanged = true
     var lastFrame = Date.distantPast
     var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State)?
+    var lastPanel: IRect?
 
     while true {
       let inputs = inbox.take()
@@ -96,10 +97,18 @@ struct LiveRun {
         let frame = FrameModel(
           state: state, at: clock.boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
           reconnectAt: sources.reconnectAt)
+        // The panel goes where it covers neither the clock nor the banner. One that moved, changed
+        // size or went away leaves nothing behind: the frame is then drawn in full.
+        let panelText = diagnostics.visible ? diagnostics.lines : []
+        let panel =
+          diagnostics.visible
+          ? diagnostics.panel(
+            for: panelText, width: board.width, height: board.height, scene: scene, bannerShown: frame.banner != nil)
+          : nil
+        if panel?.enclosing != lastPanel { scene.renderer.invalidate() }
+        lastPanel = panel?.enclosing
         var dirty = scene.draw(frame, into: &board)
-        if diagnostics.enabled || diagnostics.reloadMessage != nil {
-          dirty.append(diagnostics.draw(on: &board, scene: &scene, state: state, now: wall))
-        }
+        if let panel { dirty.append(diagnostics.draw(panelText, in: panel, on: &board, scene: &scene)) }
         diagnostics.frameTime = Date().timeIntervalSince(started)
 
         // What reaches the screen: rotated, moved against burn-in, dimmed or blanked at night.

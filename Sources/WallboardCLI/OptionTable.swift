@@ -136,7 +136,8 @@ enum OptionTable {
       o.pixelShift = try oneOf("--pixel-shift", v, ["auto", "on", "off"])
     },
     OptionSpec(
-      name: "--diagnostics", value: nil, help: "show the diagnostics panel (frame time, memory, events/s); key d"
+      name: "--diagnostics", value: nil,
+      help: "show the diagnostics panel (frame time, memory, events/s), clear of the clock and banner; key d"
     ) {
       o, _ throws(CLIError) in o.diagnostics = true
     },

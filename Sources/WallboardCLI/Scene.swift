@@ -67,6 +67,12 @@ struct Scene {
       frameHeight: Double(height))
   }
 
+  /// What an overlay must not cover on a `width`×`height` board: the header's clock, the banner.
+  func keepClear(width: Int, height: Int, bannerShown: Bool) -> [Rect] {
+    renderer.keepClear(
+      width: width, height: height, bannerShown: bannerShown, style: style(height: height), scale: scale)
+  }
+
   /// Draws the board; returns the rectangles that changed.
   mutating func draw(_ frame: FrameModel, into canvas: inout Canvas) -> [IRect] {
     renderer.render(frame, style: style(height: canvas.height), scale: scale, into: &canvas)

@@ -139,7 +139,7 @@ struct ReloadTests {
     #expect(diagnostics.lines.isEmpty)
     diagnostics.reloadMessage = "Reload failed: mine.layout:4: unknown widget \"clock\""
     scene.renderer.painter.recording = true
-    let rect = diagnostics.draw(on: &canvas, scene: &scene, state: BoardState(), now: Make.t("2026-11-06T12:00:00Z"))
+    let rect = diagnostics.draw(on: &canvas, scene: &scene, bannerShown: false)
     #expect(!rect.isEmpty)
     #expect(scene.renderer.painter.records.contains { $0.text.hasPrefix("Reload failed: mine.layout:4") })
   }
