@@ -121,7 +121,7 @@ let package = Package(
       name: "WallboardCLITests",
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
-        "EventSources", "WallboardCore", "Wire",
+        "EventSources", "WallboardCore", "Wire", "PNG",
       ],
       swiftSettings: strict),
     // The tree `make install` produces, run without the toolchain (make test installs it first).

@@ -22,7 +22,7 @@ final class Displays {
     case text
   }
   let kind: Kind
-  /// The canvas size to draw (before `--rotate`).
+  /// The screen's size in pixels; the board is drawn at its `Screen.canvasSize` (before `--rotate`).
   private(set) var size: (width: Int, height: Int)
   /// Whether the board fills a whole screen (for `--pixel-shift auto`).
   let fillsScreen: Bool
@@ -72,7 +72,12 @@ final class Displays {
         let w = try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true)
         return Displays(kind: .sdl(w), size: w.pixelSize, fillsScreen: o.size == nil)
       } catch {
-        throw .runtime("cannot open the SDL window: \(error)")
+        guard error.invisibleDriver != nil else { throw .runtime("cannot open the SDL window: \(error)") }
+        let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : "DISPLAY=\($0) could not be opened" }
+        throw .runtime(
+          "no display server for --display sdl (\(display ?? "DISPLAY is not set")): \(error.message). Start the "
+            + "board under X or Wayland, set SDL_VIDEODRIVER=kmsdrm to draw on the console, or use --display fb or "
+            + "--display term")
       }
     case "term":
       let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
