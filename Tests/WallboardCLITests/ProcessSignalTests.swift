@@ -50,6 +50,28 @@ struct ProcessSignalTests {
     p.waitUntilExit()
   }
 
+  @Test func autoWithADisplayThatCannotBeReachedFallsBackToTheConsole() throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: Self.binary)
+    p.arguments = ["run", "--display", "auto", "--source", "sim", "--tz", "UTC"]
+    // A display server is named, but there is none: `auto` must not run invisibly.
+    p.environment = [
+      "WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin", "DISPLAY": ":555",
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    defer { if p.isRunning { p.terminate() } }
+    let text = Self.read(out, seconds: 20) { $0.contains("Progress:") }
+    #expect(text.contains("Progress:"), "the text board is drawn instead")
+    p.terminate()
+    p.waitUntilExit()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.contains("using --display text"), "\(message)")
+  }
+
   @Test func sigintStopsTheBoardEvenWhenTheParentIgnoredIt() throws {
     // `trap '' INT` makes the shell ignore SIGINT, and an ignored signal stays ignored across exec.
     let (p, out) = try Self.start("trap '' INT;")
