@@ -9,11 +9,12 @@ BUILD_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
 # Debian packages the build links (all that `make build`, `make run` and `make install` need).
-BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev
+BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev libsqlite3-dev
 # Debian packages only the tests use: Python with Pillow (an independent PNG decoder) and
 # protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
-# server for the SDL window tests).
-TEST_PACKAGES := python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb
+# server for the SDL window tests) with xwininfo/xprop (x11-utils), xdotool and a window
+# manager (openbox) for the fullscreen tests.
+TEST_PACKAGES := python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox
 # The Python the tests run: Debian's, where the packages above are installed.
 PYTHON ?= /usr/bin/python3
 # Where `make test` installs a release build to check it runs without the toolchain.

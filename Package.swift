@@ -26,11 +26,14 @@ let package = Package(
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
-    .target(name: "EventSources", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
+    .target(name: "EventSources", dependencies: ["WallboardCore", "Wire", "SQLite"], swiftSettings: strict),
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
     .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // The one module that imports SQLite: connections, prepared statements, typed errors.
+    .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
 
     // Pixels, colour and anti-aliased primitives.
     .target(name: "Raster", swiftSettings: strict),
@@ -91,6 +94,7 @@ let package = Package(
       name: "EventSourcesTests",
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
+    .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
     .testTarget(name: "TextLinesTests", dependencies: ["TextLines"], swiftSettings: strict),
     .testTarget(
@@ -120,7 +124,7 @@ let package = Package(
       name: "WallboardCLITests",
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
-        "EventSources", "WallboardCore", "Wire",
+        "EventSources", "WallboardCore", "Wire", "PNG",
       ],
       swiftSettings: strict),
     // The tree `make install` produces, run without the toolchain (make test installs it first).

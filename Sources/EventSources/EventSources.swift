@@ -1,6 +1,9 @@
 // EventSources — where events come from.
 //
-// What lives here: source specs (`--source`), the simulated team and its live driver, JSON
-// Lines files and standard input. Every source turns its bytes into `BoardInput`s through the
-// same decoders in Wire; none of them mutates board state.
-// What it may import: WallboardCore, Wire, Foundation (threads, files).
+// What lives here: the `EventSource` protocol and `SourceRegistry` (a `--source` spec → its
+// source); one conformance per kind — the simulated team (`SimSource`, live through
+// `SimDriver`), JSON Lines files and standard input (`JSONLinesSource`), the Orchestra TCP client
+// (`OrchestraSource`, the shell around the pure `OrchestraSessionMachine`); the workspace store
+// (`Workspace/`: locating it, reading the plugin's SQLite database); `Backoff`. Every source
+// turns its bytes into `BoardInput`s through the same decoders in Wire; none mutates board state.
+// What it may import: WallboardCore, Wire, SQLite, Foundation (threads, files).

@@ -52,78 +52,155 @@ public final class JSONLinesFollower: @unchecked Sendable {
     deliver(.connection(origin: origin, status: .ended, at: Self.now(), detail: "standard input closed"))
   }
 
+  /// What the follower knows of the file it has open, to tell an append from a rewrite.
+  struct Seen {
+    var device: UInt64 = 0
+    var inode: UInt64 = 0
+    var offset: Int64 = 0
+    var mtime = timespec()
+    /// The first bytes read (up to `sample`), and the last ones before `offset`.
+    var head: [UInt8] = []
+    var tail: [UInt8] = []
+    static let sample = 4096
+
+    mutating func took(_ bytes: ArraySlice<UInt8>) {
+      if head.count < Seen.sample { head += bytes.prefix(Seen.sample - head.count) }
+      tail += bytes.suffix(Seen.sample)
+      if tail.count > Seen.sample { tail.removeFirst(tail.count - Seen.sample) }
+      offset += Int64(bytes.count)
+    }
+  }
+
+  /// What `stat` says of the path, as the follower needs it.
+  enum PathState {
+    case missing(String)
+    /// There, but not something to read lines from (a directory, a socket).
+    case unreadable(String)
+    case file(stat)
+  }
+
+  func pathState() -> PathState {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return .missing(String(cString: strerror(errno))) }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG, S_IFIFO, S_IFCHR: return .file(st)
+    case S_IFDIR: return .unreadable("is a directory")
+    default: return .unreadable("is not a file")
+    }
+  }
+
+  /// Whether the file under `fd` still holds what was read from it: its first and last sampled
+  /// bytes are where they were. A file written anew (in place, within one poll, to the same or
+  /// a larger size) fails this, even when its size alone looks like an append.
+  static func stillHolds(_ seen: Seen, fd: Int32) -> Bool {
+    func bytes(at offset: Int64, count: Int) -> [UInt8] {
+      var out = [UInt8](repeating: 0, count: count)
+      let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+      return n == count ? out : []
+    }
+    return bytes(at: 0, count: seen.head.count) == seen.head
+      && bytes(at: seen.offset - Int64(seen.tail.count), count: seen.tail.count) == seen.tail
+  }
+
   private func follow(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var fd: Int32 = -1
-    var inode: ino_t = 0
-    var offset: off_t = 0
+    var seen = Seen()
     var decoder = LineDecoder(origin: origin, label: path)
     var buffer = [UInt8](repeating: 0, count: 65_536)
     var lastAlive = Date.distantPast
-    var missing = false
+    /// Why the source is offline, while it is (said once, not every poll).
+    var down: String?
     defer { if fd >= 0 { close(fd) } }
+
+    func goDown(_ why: String) {
+      if fd >= 0 {
+        for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
+        close(fd)
+        fd = -1
+      }
+      if down != why {
+        deliver(.connection(origin: origin, status: .offline, at: Self.now(), detail: "\(path): \(why)"))
+        down = why
+      }
+    }
+    /// Reads the file again from its first byte, as a new stream (its numbering starts afresh).
+    func again(_ why: String) {
+      lseek(fd, 0, SEEK_SET)
+      seen = Seen(device: seen.device, inode: seen.inode)
+      decoder = LineDecoder(origin: origin, label: path)
+      deliver(.connection(origin: origin, status: .connecting, at: Self.now(), detail: "\(path): \(why)"))
+      deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
+    }
 
     while !isStopped {
       if fd < 0 {
-        fd = open(path, O_RDONLY)
-        if fd < 0 {
-          if !missing {
-            deliver(
-              .connection(
-                origin: origin, status: .offline, at: Self.now(), detail: "\(path): \(String(cString: strerror(errno)))"
-              ))
-            missing = true
+        guard case .file = pathState() else {
+          switch pathState() {
+          case .missing(let why), .unreadable(let why): goDown(why)
+          case .file: break
           }
+          Thread.sleep(forTimeInterval: pollInterval)
+          continue
+        }
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+          goDown(String(cString: strerror(errno)))
           Thread.sleep(forTimeInterval: pollInterval)
           continue
         }
         var st = stat()
         fstat(fd, &st)
-        inode = st.st_ino
-        offset = 0
+        seen = Seen(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), mtime: st.st_mtim)
         decoder = LineDecoder(origin: origin, label: path)
-        missing = false
+        down = nil
         deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
         lastAlive = Date()
       }
       // Read everything there is.
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n > 0 {
-        offset += off_t(n)
+        seen.took(buffer[0..<n])
         for i in decoder.push(buffer[0..<n], receivedAt: Self.now()) { deliver(i) }
         continue
       }
-      if n < 0 && errno == EINTR { continue }
-      // At the end: truncated, rotated, or just quiet?
-      var now = stat()
-      guard stat(path, &now) == 0 else {
+      if n < 0 && (errno == EINTR || errno == EAGAIN) {
+        if errno == EAGAIN { Thread.sleep(forTimeInterval: pollInterval) }
+        continue
+      }
+      if n < 0 {
+        goDown(String(cString: strerror(errno)))
+        continue
+      }
+      // At the end: removed, replaced, rotated, truncated, rewritten, or just quiet?
+      switch pathState() {
+      case .missing:
         // Removed and not yet created again: what was read stays, but the source is not live.
-        if !missing {
-          deliver(.connection(origin: origin, status: .offline, at: Self.now(), detail: "\(path): removed"))
-          missing = true
+        goDown("removed")
+      case .unreadable(let why):
+        goDown(why)
+      case .file(let now):
+        if UInt64(now.st_ino) != seen.inode || UInt64(now.st_dev) != seen.device {
+          // Rotated (or replaced): the old file is fully read; switch to the new one.
+          for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
+          close(fd)
+          fd = -1
+          continue
         }
-        Thread.sleep(forTimeInterval: pollInterval)
-        continue
+        if now.st_size < seen.offset {
+          again("truncated; reading it again from the top")
+          continue
+        }
+        if now.st_mtim.tv_sec != seen.mtime.tv_sec || now.st_mtim.tv_nsec != seen.mtime.tv_nsec {
+          seen.mtime = now.st_mtim
+          if !Self.stillHolds(seen, fd: fd) {
+            again("rewritten; reading it again from the top")
+            continue
+          }
+          // An append: the next read takes it.
+          if now.st_size > seen.offset { continue }
+        }
       }
-      if missing {
-        // Back under the same name: a new file (rotation) or the same one.
-        missing = false
-        if now.st_ino == inode { deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil)) }
-      }
-      if now.st_ino != inode {
-        // Rotated: the old file is fully read; switch to the new one.
-        for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
-        close(fd)
-        fd = -1
-        continue
-      }
-      if now.st_size < offset {
-        // Truncated: start again from the top; a half-read line is dropped.
-        lseek(fd, 0, SEEK_SET)
-        offset = 0
-        decoder = LineDecoder(origin: origin, label: path)
-        continue
-      }
-      if Date().timeIntervalSince(lastAlive) >= aliveInterval {
+      if Date().timeIntervalSince(lastAlive) >= aliveInterval, down == nil {
         deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
         lastAlive = Date()
       }

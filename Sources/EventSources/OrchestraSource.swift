@@ -1,31 +1,22 @@
-internal import Foundation
+public import Foundation
 public import WallboardCore
 internal import Wire
 
 /// Follows an Orchestra server over its plugin protocol on TCP (`orchestra://HOST:PORT`).
 ///
-/// One long-lived subscription connection (one `Subscribe` per topic), a `board_snapshot`
-/// bootstrap on every (re)connect on a short connection — live events that arrive meanwhile
-/// wait in the socket and are applied after it, those the snapshot already reflects skipped —
-/// and a `HealthRequest` every few seconds. Any failure closes the connection and retries with
-/// exponential backoff and jitter; a sequence gap triggers a resync. Every change of status is
-/// delivered at once as a `.connection` input. A server that answers only health (as upstream
-/// orchestrators do today) shows as healthy with no event stream.
-public final class OrchestraSource: @unchecked Sendable {
+/// The thin shell around `OrchestraSessionMachine`, which holds all the logic: this does the
+/// socket I/O (one long-lived subscription stream, short connections for `board_snapshot` and
+/// health) and the waiting, on a thread of its own, and feeds what happened back to the machine
+/// at instants of the one clock it was given.
+public final class OrchestraSource: EventSource, @unchecked Sendable {
   /// Timings; tests shorten them.
   public struct Settings: Sendable {
     public var connectTimeout = 5.0
     public var requestTimeout = 10.0
-    public var healthInterval = 5.0
-    /// A health check gets this long to connect and answer; a failed one ends the session.
+    /// A health check gets this long to connect and answer.
     public var healthTimeout = 2.0
-    public var backoffInitial = 1.0
-    public var backoffMax = 30.0
-    /// Live this long, and the backoff starts again from `backoffInitial`.
-    public var stableAfter = 60.0
-    /// Nothing heard for this long (no event, ack or health answer): the connection is dropped
-    /// and made again. The board shows the source stale from the same limit.
-    public var silenceLimit = 30.0
+    /// The session's own timings (health interval, backoff, silence, resyncs).
+    public var session = OrchestraSessionMachine.Settings()
     public init() {}
   }
 
@@ -33,19 +24,27 @@ public final class OrchestraSource: @unchecked Sendable {
   public let port: Int
   public let origin: String
   public let settings: Settings
-  private let decoder: EventDecoder
+  private let clock: @Sendable () -> Instant
   private let lock = NSLock()
   private var stopped = false
   private var current: TCPConnection?
   private var retryAt: Instant?
-  private var jitter = SplitMix64(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
 
-  public init(host: String, port: Int, origin: String, settings: Settings = Settings()) {
+  /// - Parameter clock: the one clock (the board's); the machine reads no other.
+  public init(
+    host: String, port: Int, origin: String, settings: Settings = Settings(),
+    clock: @escaping @Sendable () -> Instant = OrchestraSource.realClock
+  ) {
     self.host = host
     self.port = port
     self.origin = origin
     self.settings = settings
-    self.decoder = EventDecoder()
+    self.clock = clock
+  }
+
+  /// The system clock, to the millisecond.
+  public static let realClock: @Sendable () -> Instant = {
+    Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
   }
 
   /// When the source will next try to connect, while it waits to.
@@ -68,123 +67,182 @@ public final class OrchestraSource: @unchecked Sendable {
 
   var isStopped: Bool { lock.withLock { stopped } }
 
-  static func now() -> Instant { Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
+  /// A server is followed, never read to an end.
+  public let isFinite = false
 
-  /// Why a session ended.
-  struct Ended: Error, CustomStringConvertible {
-    var description: String
-    /// The server answered health but refused the event stream.
-    var healthOnly = false
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
   }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    var attempt = 0
-    var lastError: String?
-    var healthOnly = false
-    while !isStopped {
-      if !healthOnly {
-        let status: ConnectionStatus = attempt == 0 ? .connecting : attempt >= 5 ? .offline : .reconnecting
-        deliver(.connection(origin: origin, status: status, at: Self.now(), detail: lastError))
-      }
-      let started = Date()
-      var session = Session(source: self, deliver: deliver)
-      do {
-        try session.run()
-        break  // stopped
-      } catch {
-        if isStopped { break }
-        lastError = error.description
-        healthOnly = error.healthOnly
-      }
-      if session.wentLive && Date().timeIntervalSince(started) >= settings.stableAfter { attempt = 0 }
-      attempt += 1
-      let base =
-        healthOnly
-        ? settings.backoffMax : min(settings.backoffMax, settings.backoffInitial * pow(2, Double(attempt - 1)))
-      let delay = base * lock.withLock { jitter.double(0.8...1.2) }
-      let at = Self.now().adding(seconds: delay)
-      lock.withLock { retryAt = at }
-      if !healthOnly {
-        // A few quick retries show as reconnecting; a server that stays away is offline.
-        let status: ConnectionStatus = attempt >= 5 ? .offline : .reconnecting
-        deliver(.connection(origin: origin, status: status, at: Self.now(), detail: lastError))
-      }
-      sleep(seconds: delay, healthOnly: healthOnly, deliver: deliver)
-      lock.withLock { retryAt = nil }
+    var machine = OrchestraSessionMachine(
+      origin: origin, settings: settings.session, seed: UInt64(UInt32.random(in: 0...UInt32.max)))
+    var stream: TCPConnection?
+    var framer = LengthPrefixFramer()
+    var queue: [OrchestraSessionMachine.Input] = [.start]
+    func closeStream() {
+      stream?.close()
+      stream = nil
+      lock.withLock { current = nil }
     }
-    deliver(.connection(origin: origin, status: .offline, at: Self.now(), detail: "stopped"))
-  }
+    defer { closeStream() }
 
-  /// Sleeps in small steps so that `stop()` is noticed; a health-only server keeps being asked.
-  private func sleep(seconds: Double, healthOnly: Bool, deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let end = Date().addingTimeInterval(seconds)
-    var nextHealth = Date().addingTimeInterval(settings.healthInterval)
-    while !isStopped && Date() < end {
-      Thread.sleep(forTimeInterval: min(0.1, max(0, end.timeIntervalSinceNow)))
-      if healthOnly && Date() >= nextHealth {
-        nextHealth = Date().addingTimeInterval(settings.healthInterval)
-        if (try? health()) != nil {
-          deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: Session.healthOnlyDetail))
-        } else {
-          deliver(.connection(origin: origin, status: .reconnecting, at: Self.now(), detail: "health check failed"))
+    while machine.phase != .stopped {
+      let input: OrchestraSessionMachine.Input
+      if isStopped {
+        input = .stop
+      } else if !queue.isEmpty {
+        input = queue.removeFirst()
+      } else {
+        // Nothing to answer: read the stream (or wait) until the machine's next deadline.
+        let wait = machine.nextWake.map { max(0, Double($0.millis - clock().millis) / 1000) } ?? 0.25
+        queue += awaitStream(stream, framer: &framer, timeout: min(0.25, wait))
+        // An ended stream is read no more, whatever the machine does next.
+        if queue.contains(where: { if case .streamEnded = $0 { true } else { false } }) { closeStream() }
+        input = queue.isEmpty ? .tick : queue.removeFirst()
+      }
+      for action in machine.on(input, at: clock()) {
+        switch action {
+        case .deliver(let i):
+          deliver(i)
+        case .closeStream:
+          closeStream()
+        case .openStream(let topics):
+          closeStream()
+          framer = LengthPrefixFramer()
+          switch open(topics: topics) {
+          case .success(let conn):
+            stream = conn
+            queue.append(.opened)
+          case .failure(let e):
+            queue.append(.streamEnded(e.description))
+          }
+        case .callSnapshot:
+          let request = PluginRequest(
+            requestId: "snapshot-\(clock().millis)",
+            request: .toolCall(ToolRequest(toolName: "board_snapshot", arguments: nil)))
+          do {
+            guard case .toolCall(let t)? = try call(request).response else {
+              queue.append(.snapshotFailed("unexpected answer"))
+              break
+            }
+            queue.append(.snapshotAnswered(t))
+          } catch {
+            queue.append(.snapshotFailed(error.description))
+          }
+        case .checkHealth:
+          do {
+            try health()
+            queue.append(.healthy)
+          } catch {
+            queue.append(.unhealthy(error.description))
+          }
         }
       }
+      lock.withLock { retryAt = machine.retryAt }
     }
   }
 
-  // MARK: One request on a short connection
+  /// Reads what the stream has within `timeout`: frames, or its end.
+  private func awaitStream(
+    _ stream: TCPConnection?, framer: inout LengthPrefixFramer, timeout: Double
+  ) -> [OrchestraSessionMachine.Input] {
+    guard let stream else {
+      Thread.sleep(forTimeInterval: min(timeout, 0.1))
+      return []
+    }
+    do {
+      switch try stream.read(timeout: timeout) {
+      case .timedOut: return []
+      case .closed:
+        return [.streamEnded(framer.isMidFrame ? "connection closed mid-frame" : "server closed the connection")]
+      case .bytes(let b):
+        var out: [OrchestraSessionMachine.Input] = []
+        for f in try framer.push(b) { out.append(.received(try PluginResponse.decode(f))) }
+        return out
+      }
+    } catch let e as TCPConnection.Failure {
+      return [.streamEnded(e.description)]
+    } catch {
+      return [.streamEnded("protocol error: \(error)")]
+    }
+  }
+
+  /// Why a connection or request failed.
+  struct Failed: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Connects the subscription stream and sends one `Subscribe` per topic.
+  private func open(topics: [String]) -> Result<TCPConnection, Failed> {
+    let conn: TCPConnection
+    do { conn = try TCPConnection.connect(host: host, port: port, timeout: settings.connectTimeout) } catch {
+      return .failure(Failed(description: error.description))
+    }
+    let registered = lock.withLock { () -> Bool in
+      current = conn
+      return !stopped
+    }
+    guard registered else {
+      conn.close()
+      return .failure(Failed(description: "stopped"))
+    }
+    for (i, topic) in topics.enumerated() {
+      let sub = Subscribe(subscriptionId: "wallboard-\(clock().millis)-\(i)", topic: topic, filters: [:])
+      do {
+        try conn.write(
+          LengthPrefixFramer.frame(PluginRequest(requestId: "sub-\(i)", request: .subscribe(sub)).encode()))
+      } catch {
+        conn.close()
+        return .failure(Failed(description: error.description))
+      }
+    }
+    return .success(conn)
+  }
 
   /// Sends one request on a new connection and reads one response within `timeout` seconds
   /// (default: the request timeout).
-  func call(_ request: PluginRequest, timeout: Double? = nil) throws(Ended) -> PluginResponse {
+  func call(_ request: PluginRequest, timeout: Double? = nil) throws(Failed) -> PluginResponse {
     let limit = timeout ?? settings.requestTimeout
     let conn: TCPConnection
     do { conn = try TCPConnection.connect(host: host, port: port, timeout: min(settings.connectTimeout, limit)) } catch
     {
-      throw Ended(description: error.description)
+      throw Failed(description: error.description)
     }
     defer { conn.close() }
     do { try conn.write(LengthPrefixFramer.frame(request.encode())) } catch {
-      throw Ended(description: error.description)
+      throw Failed(description: error.description)
     }
     var framer = LengthPrefixFramer()
     let deadline = Date().addingTimeInterval(limit)
     while !isStopped {
       let left = deadline.timeIntervalSinceNow
-      if left <= 0 {
-        throw Ended(description: "no answer from \(host):\(port) within \(Int(settings.requestTimeout)) s")
-      }
+      if left <= 0 { throw Failed(description: "no answer from \(host):\(port) within \(Int(limit.rounded())) s") }
       let r: TCPConnection.ReadResult
-      do { r = try conn.read(timeout: min(0.25, left)) } catch { throw Ended(description: error.description) }
+      do { r = try conn.read(timeout: min(0.25, left)) } catch { throw Failed(description: error.description) }
       switch r {
       case .timedOut: continue
-      case .closed: throw Ended(description: "\(host):\(port) closed the connection before answering")
+      case .closed: throw Failed(description: "\(host):\(port) closed the connection before answering")
       case .bytes(let b):
         let frames: [[UInt8]]
-        do { frames = try framer.push(b) } catch { throw Ended(description: "protocol error: \(error)") }
+        do { frames = try framer.push(b) } catch { throw Failed(description: "protocol error: \(error)") }
         if let f = frames.first {
-          do { return try PluginResponse.decode(f) } catch { throw Ended(description: "protocol error: \(error)") }
+          do { return try PluginResponse.decode(f) } catch { throw Failed(description: "protocol error: \(error)") }
         }
       }
     }
-    throw Ended(description: "stopped")
+    throw Failed(description: "stopped")
   }
 
   /// Asks the server's health; throws when it does not answer healthy or degraded.
-  func health() throws(Ended) -> HealthResult {
+  func health() throws(Failed) {
     let r = try call(
-      PluginRequest(requestId: "health-\(Self.now().millis)", request: .health), timeout: settings.healthTimeout)
-    guard case .health(let h)? = r.response else { throw Ended(description: "health: unexpected answer") }
+      PluginRequest(requestId: "health-\(clock().millis)", request: .health), timeout: settings.healthTimeout)
+    guard case .health(let h)? = r.response else { throw Failed(description: "health: unexpected answer") }
     guard h.status == .healthy || h.status == .degraded else {
-      throw Ended(description: "server unhealthy: \(h.message)")
-    }
-    return h
-  }
-
-  func register(_ c: TCPConnection?) -> Bool {
-    lock.withLock {
-      current = c
-      return !stopped
+      throw Failed(description: "server unhealthy: \(h.message)")
     }
   }
 }

@@ -1,5 +1,5 @@
 /// A small, fast, seeded generator (SplitMix64): the same seed always gives the same team.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
   private var state: UInt64
   public init(seed: UInt64) { state = seed }
   public mutating func next() -> UInt64 {

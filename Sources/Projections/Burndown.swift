@@ -56,6 +56,10 @@ public struct Burndown: Hashable, Sendable {
 }
 
 extension Burndown {
+  /// How many days past its end date a sprint's chart goes on, at most (an unclosed sprint's
+  /// chart runs through today).
+  public static let maxOverrunDays = 90
+
   /// Computes the burndown of `sprint` at `at`.
   ///
   /// - Parameters:
@@ -104,7 +108,8 @@ extension Burndown {
       return (scope, done)
     }
 
-    // Days.
+    // Days: through the end date, or on through today (or the close) when the sprint overran —
+    // at most `maxOverrunDays`, so that no far-off moment makes a chart of millions of days.
     let today = zone.date(of: at)
     var last = sprint.endDate
     if let closed = sprint.closedAt {
@@ -112,6 +117,7 @@ extension Burndown {
     } else if today > last {
       last = today
     }
+    last = min(last, sprint.endDate.adding(days: Burndown.maxOverrunDays))
     let count = max(0, last.daysSinceEpoch - sprint.startDate.daysSinceEpoch + 1)
     let days = (0..<count).map { sprint.startDate.adding(days: $0) }
     let working = days.map(sprint.isWorking)

@@ -7,9 +7,22 @@ public struct SDLError: Error, CustomStringConvertible, Equatable {
   /// SDL's own explanation (`SDL_GetError()`), possibly empty.
   public let message: String
 
-  public init(call: String, message: String) {
+  /// Set when SDL found no display server and started only `invisibleDriver` (`offscreen`,
+  /// `dummy`), which shows nothing on any screen, without `SDL_VIDEODRIVER` asking for it.
+  public let invisibleDriver: String?
+
+  public init(call: String, message: String, invisibleDriver: String? = nil) {
     self.call = call
     self.message = message
+    self.invisibleDriver = invisibleDriver
+  }
+
+  /// SDL started only its invisible `driver`: there is no display server to show a window on.
+  static func noDisplayServer(driver: String) -> SDLError {
+    SDLError(
+      call: "SDL_InitSubSystem(SDL_INIT_VIDEO)",
+      message: "SDL found no X11, Wayland or KMSDRM display and chose its \"\(driver)\" driver, which shows nothing",
+      invisibleDriver: driver)
   }
 
   /// An error for `call` carrying the text of `SDL_GetError()` at this moment.

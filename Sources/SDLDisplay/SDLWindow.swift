@@ -18,16 +18,28 @@ public final class SDLWindow {
   let window: OpaquePointer
   /// Whether this window hid the mouse cursor (and so shows it again when it goes).
   private let hidCursor: Bool
+  /// The window's size when it leaves fullscreen, in screen coordinates: its size before it went
+  /// fullscreen, at first the size it was opened at, or two thirds of the display's.
+  private var windowedSize: (width: Int, height: Int)
   /// Convert with `SDL_ConvertPixels` even when the surface takes canvas pixels as they are
   /// (lets tests exercise the conversion path on drivers whose surface is XRGB8888).
   var alwaysConvert = false
 
   /// Opens a window (`SDL_CreateWindow`).
   ///
+  /// A fullscreen window is created at the display's position and size
+  /// (`SDL_GetDisplayBounds`) as well as flagged `SDL_WINDOW_FULLSCREEN_DESKTOP`: on X11, SDL
+  /// only *asks* a window manager for fullscreen (`_NET_WM_STATE_FULLSCREEN`), so on a bare X
+  /// server (`xinit`, a kiosk) the window keeps the size it was created at.
+  ///
+  /// SDL's invisible drivers (`offscreen`, `dummy`) are refused unless `SDL_VIDEODRIVER` names
+  /// them: SDL falls back to `offscreen` when it finds no display server, and the board would
+  /// run with nothing on any screen.
+  ///
   /// - Parameters:
   ///   - title: the window's title.
   ///   - size: the window's size in screen coordinates, resizable by the user; `nil` opens it
-  ///     fullscreen at the desktop's resolution (`SDL_WINDOW_FULLSCREEN_DESKTOP`).
+  ///     fullscreen at the desktop's resolution.
   ///   - hideCursor: hide the mouse cursor while the window exists (`SDL_ShowCursor`).
   public init(title: String, size: (width: Int, height: Int)?, hideCursor: Bool = true) throws(SDLError) {
     if let size {
@@ -35,21 +47,38 @@ public final class SDLWindow {
         size.width > 0 && size.height > 0 && size.width <= 16384 && size.height <= 16384,
         "window size \(size.width)x\(size.height) is out of range")
     }
+    // The board is drawn in software: copy it to X11 with MIT-SHM rather than through an OpenGL
+    // renderer, which SDL makes by destroying and recreating the window (at its windowed size).
+    // The environment variable, when set, still decides.
+    _ = SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
     guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
       let error = SDLError.last("SDL_InitSubSystem(SDL_INIT_VIDEO)")
       SDLWindow.quitIfUnused()
       throw error
     }
-    var flags = SDL_WINDOW_SHOWN.rawValue
-    if size == nil {
-      flags |= wb_SDL_WindowFullscreenDesktop()
-    } else {
-      flags |= SDL_WINDOW_RESIZABLE.rawValue
+    let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+    if SDLWindow.invisibleDrivers.contains(driver) && !SDLWindow.requestedDrivers.contains(driver) {
+      SDLWindow.releaseVideo()
+      throw SDLError.noDisplayServer(driver: driver)
     }
-    let position = wb_SDL_WindowPosUndefined()
-    let created = SDL_CreateWindow(
-      title, position, position, Int32(size?.width ?? 0), Int32(size?.height ?? 0), flags)
-    guard let created else {
+    var bounds = SDL_Rect()
+    guard SDL_GetDisplayBounds(0, &bounds) == 0 else {
+      let error = SDLError.last("SDL_GetDisplayBounds")
+      SDLWindow.releaseVideo()
+      throw error
+    }
+    let undefined = wb_SDL_WindowPosUndefined()
+    let frame: (x: Int32, y: Int32, width: Int32, height: Int32)
+    var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue
+    if let size {
+      windowedSize = size
+      frame = (undefined, undefined, Int32(size.width), Int32(size.height))
+    } else {
+      windowedSize = (Int(bounds.w) * 2 / 3, Int(bounds.h) * 2 / 3)
+      frame = (bounds.x, bounds.y, bounds.w, bounds.h)
+      flags |= wb_SDL_WindowFullscreenDesktop()
+    }
+    guard let created = SDL_CreateWindow(title, frame.x, frame.y, frame.width, frame.height, flags) else {
       let error = SDLError.last("SDL_CreateWindow")
       SDLWindow.releaseVideo()
       throw error
@@ -76,6 +105,15 @@ public final class SDLWindow {
     if SDL_WasInit(0) == 0 { SDL_Quit() }
   }
 
+  /// SDL's video drivers that show nothing on any screen.
+  static let invisibleDrivers: Set<String> = ["offscreen", "dummy"]
+
+  /// The drivers `SDL_VIDEODRIVER` names (the hint or the environment variable), lowercased.
+  static var requestedDrivers: Set<String> {
+    let list = SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) } ?? ""
+    return Set(list.split(separator: ",").map { $0.filter { $0 != " " }.lowercased() })
+  }
+
   /// The drawable area in pixels (`SDL_GetWindowSizeInPixels`): the size to draw frames at.
   public var pixelSize: (width: Int, height: Int) {
     var w: Int32 = 0
@@ -89,12 +127,34 @@ public final class SDLWindow {
     SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN.rawValue != 0
   }
 
-  /// Switches between fullscreen-desktop and a window (`SDL_SetWindowFullscreen`).
+  /// Switches between fullscreen-desktop and a window (`SDL_SetWindowFullscreen`), with or
+  /// without a window manager.
   ///
-  /// A `.resized` event follows when the drawable size changes.
+  /// Going fullscreen, the window is first moved and sized to cover its display, which is all
+  /// there is to it on a bare X server; then SDL asks the window manager, if any, to make it
+  /// fullscreen (no border, above panels). Leaving, it takes back its windowed size, centred on
+  /// the display. A `.resized` event follows when the drawable size changes.
   public func setFullscreen(_ on: Bool) throws(SDLError) {
-    guard SDL_SetWindowFullscreen(window, on ? wb_SDL_WindowFullscreenDesktop() : 0) == 0 else {
-      throw SDLError.last("SDL_SetWindowFullscreen")
+    guard on != isFullscreen else { return }
+    var bounds = SDL_Rect()
+    guard SDL_GetDisplayBounds(max(0, SDL_GetWindowDisplayIndex(window)), &bounds) == 0 else {
+      throw SDLError.last("SDL_GetDisplayBounds")
+    }
+    if on {
+      var w: Int32 = 0
+      var h: Int32 = 0
+      SDL_GetWindowSize(window, &w, &h)
+      windowedSize = (Int(w), Int(h))
+      SDL_SetWindowPosition(window, bounds.x, bounds.y)
+      SDL_SetWindowSize(window, bounds.w, bounds.h)
+      guard SDL_SetWindowFullscreen(window, wb_SDL_WindowFullscreenDesktop()) == 0 else {
+        throw SDLError.last("SDL_SetWindowFullscreen")
+      }
+    } else {
+      guard SDL_SetWindowFullscreen(window, 0) == 0 else { throw SDLError.last("SDL_SetWindowFullscreen") }
+      let (w, h) = (Int32(windowedSize.width), Int32(windowedSize.height))
+      SDL_SetWindowSize(window, w, h)
+      SDL_SetWindowPosition(window, bounds.x + (bounds.w - w) / 2, bounds.y + (bounds.h - h) / 2)
     }
   }
 

@@ -59,7 +59,7 @@ public struct App {
 
   func inspect(_ o: Options) throws(CLIError) {
     let wall = now()
-    let load = try FiniteLoad.load(o, now: wall)
+    let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
     let json = InspectReport.json(
       state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit)
     console.out(json.serialized(pretty: true))
@@ -92,7 +92,9 @@ public struct Console: Sendable {
     self.error = error
   }
 
+  /// Standard output and error, unbuffered: each message is one `write(2)`, so a pipe (journald)
+  /// sees every frame of the text board at once and loses nothing when the process is stopped.
   public static let standard = Console(
-    out: { print($0) },
+    out: { FileHandle.standardOutput.write(($0 + "\n").data(using: .utf8)!) },
     error: { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) })
 }

@@ -62,18 +62,60 @@ struct Diagnostics {
     return out
   }
 
-  /// Draws the panel in the top-right corner; returns its rectangle.
-  func draw(on canvas: inout Canvas, scene: inout Scene, state: BoardState, now: Instant) -> IRect {
+  /// Whether the panel shows: when it is on, or when there is a reload error to say.
+  var visible: Bool { enabled || reloadMessage != nil }
+
+  /// Where the panel for `text` goes on a `width`×`height` board: the top-right corner, or else
+  /// the first place clear of the header's clock and the banner (`Scene.keepClear`) going down
+  /// the right edge, then down the left edge; nil when no place is clear.
+  func panel(for text: [String], width: Int, height: Int, scene: Scene, bannerShown: Bool) -> Rect? {
+    let style = scene.style(height: height)
+    let size = style.size(.small)
+    let widest = text.map { scene.renderer.painter.width($0, size: size) }.max() ?? 0
+    // In whole steps, so that the panel keeps its width while the numbers in it change.
+    let step = style.u(48)
+    let content = min(Double(width) * 0.6, (widest / step).rounded(.up) * step)
+    return Diagnostics.place(
+      width: content + style.u(32), height: Double(text.count) * size * 1.5 + style.u(20),
+      in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
+      avoiding: scene.keepClear(width: width, height: height, bannerShown: bannerShown), margin: style.u(12))
+  }
+
+  /// The first `width`×`height` rectangle `margin` inside `bounds` and clear of every rectangle of
+  /// `avoiding` by half a margin at least: at the top, then `margin` below each of them, along the
+  /// right edge, then along the left edge.
+  static func place(width: Double, height: Double, in bounds: Rect, avoiding: [Rect], margin: Double) -> Rect? {
+    let tops = ([bounds.minY + margin] + avoiding.map { $0.maxY + margin }).sorted()
+    for x in [bounds.maxX - margin - width, bounds.minX + margin] {
+      for y in tops {
+        let r = Rect(x: x, y: y, width: width, height: height)
+        guard r.minX >= bounds.minX + margin, r.maxY <= bounds.maxY - margin else { continue }
+        let clear = r.inset(-margin / 2)
+        if !avoiding.contains(where: { overlap(clear, $0) }) { return r }
+      }
+    }
+    return nil
+  }
+
+  static func overlap(_ a: Rect, _ b: Rect) -> Bool {
+    a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+  }
+
+  /// Places and draws the panel; returns its rectangle (empty when no place is clear of the
+  /// clock and the banner, and the panel is not drawn).
+  func draw(on canvas: inout Canvas, scene: inout Scene, bannerShown: Bool) -> IRect {
+    let text = lines
+    guard
+      let rect = panel(for: text, width: canvas.width, height: canvas.height, scene: scene, bannerShown: bannerShown)
+    else { return IRect(x: 0, y: 0, width: 0, height: 0) }
+    return draw(text, in: rect, on: &canvas, scene: &scene)
+  }
+
+  /// Draws `text` in the panel `rect` (from `panel(for:…)`); returns the pixels it covers.
+  func draw(_ text: [String], in rect: Rect, on canvas: inout Canvas, scene: inout Scene) -> IRect {
     let style = scene.style(height: canvas.height)
     let size = style.size(.small)
     let lineH = size * 1.5
-    let text = lines
-    let width =
-      min(Double(canvas.width) * 0.6, text.map { scene.renderer.painter.width($0, size: size) }.max() ?? 0)
-      + style.u(32)
-    let rect = Rect(
-      x: Double(canvas.width) - width - style.u(12), y: style.u(12), width: width,
-      height: Double(text.count) * lineH + style.u(20))
     let bg = style.theme.bgContrast
     canvas.fill(rect.enclosing, bg)
     canvas.strokeRoundedRect(rect, radius: style.radius / 2, width: max(1, style.u(2)), style.theme.border)

@@ -22,7 +22,7 @@ final class Displays {
     case text
   }
   let kind: Kind
-  /// The canvas size to draw (before `--rotate`).
+  /// The screen's size in pixels; the board is drawn at its `Screen.canvasSize` (before `--rotate`).
   private(set) var size: (width: Int, height: Int)
   /// Whether the board fills a whole screen (for `--pixel-shift auto`).
   let fillsScreen: Bool
@@ -33,20 +33,35 @@ final class Displays {
     self.fillsScreen = fillsScreen
   }
 
-  /// Opens the display `--display` names. `auto`: SDL when a display server is there, else the
-  /// framebuffer when it is writable, else the terminal when standard output is one, else the
-  /// text board.
+  /// Opens the display `--display` names. `auto`: SDL when a display server is named and
+  /// answers (one that does not is said on stderr), else the framebuffer when it is writable,
+  /// else the terminal when standard output is one, else the text board.
   static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> Displays {
     var choice = o.display
+    /// What `auto` takes without a display server.
+    func consoleChoice() -> String { access("/dev/fb0", W_OK) == 0 ? "fb" : isatty(1) == 1 ? "term" : "text" }
     if choice == "auto" {
       if SDLWindow.displayAvailable(environment: environment) {
-        choice = "sdl"
-      } else if access("/dev/fb0", W_OK) == 0 {
-        choice = "fb"
+        // A display server is named; if it cannot be reached, `auto` goes on to the console.
+        do throws(CLIError) {
+          return try open(o, choosing: "sdl", environment: environment, console: console)
+        } catch {
+          console.error(
+            "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display \(consoleChoice())"
+          )
+          choice = consoleChoice()
+        }
       } else {
-        choice = isatty(1) == 1 ? "term" : "text"
+        choice = consoleChoice()
       }
     }
+    return try open(o, choosing: choice, environment: environment, console: console)
+  }
+
+  /// Opens the display `choice` names (not `auto`).
+  private static func open(
+    _ o: Options, choosing choice: String, environment: [String: String], console: Console
+  ) throws(CLIError) -> Displays {
     if choice == "fb" || choice.hasPrefix("fb:") {
       let device = choice == "fb" ? "/dev/fb0" : String(choice.dropFirst(3))
       if let g = o.fbGeometry {
@@ -77,7 +92,12 @@ final class Displays {
         let w = try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true)
         return Displays(kind: .sdl(w), size: w.pixelSize, fillsScreen: o.size == nil)
       } catch {
-        throw .runtime("cannot open the SDL window: \(error)")
+        guard error.invisibleDriver != nil else { throw .runtime("cannot open the SDL window: \(error)") }
+        let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : "DISPLAY=\($0) could not be opened" }
+        throw .runtime(
+          "no display server for --display sdl (\(display ?? "DISPLAY is not set")): \(error.message). Start the "
+            + "board under X or Wayland, set SDL_VIDEODRIVER=kmsdrm to draw on the console, or use --display fb or "
+            + "--display term")
       }
     case "term":
       if let s = o.size, TerminalDisplay.capped((s.width, s.height)) != (s.width, s.height) {

@@ -20,6 +20,9 @@ enum Help {
     }
     lines += [
       "",
+      "Keys in a window: q/Esc quit, t/T next/previous theme, v variant, ←/→ pages, d diagnostics,",
+      "  f full screen ↔ a window (two thirds of the screen, or the --size it was opened at).",
+      "",
       "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 bad input file.",
     ]
     return lines.joined(separator: "\n")

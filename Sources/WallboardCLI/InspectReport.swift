@@ -96,7 +96,10 @@ public enum InspectReport {
                   ("last_event_at", str(s.lastEventAt?.rfc3339)),
                   ("last_change_at", str(s.lastChangeAt?.rfc3339)), ("events", int(s.events)),
                   ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
-                  ("needs_resync", .bool(s.needsResync)), ("last_error", str(s.lastError)),
+                  ("needs_resync", .bool(s.needsResync)),
+                  // A failed connection's reason is an error too (the board shows it as well).
+                  ("last_error", str(s.lastError ?? (Self.failing(s.status) ? s.detail : nil))),
+                  ("detail", str(s.detail)),
                 ]))
             })
         ),
@@ -110,4 +113,7 @@ public enum InspectReport {
         ),
       ]))
   }
+
+  /// A source whose connection failed: its connection detail is the reason.
+  static func failing(_ s: SourceStatus.State) -> Bool { s == .reconnecting || s == .offline || s == .connecting }
 }

@@ -18,37 +18,37 @@ struct LiveRun {
 
   func run() throws(CLIError) {
     let inbox = Inbox()
-    let sources = try SourceSet.start(options.effectiveSources, inbox: inbox)
+    let sources = SourceSet.start(
+      try SourceSet.make(options.effectiveSources, environment: environment, clock: now), inbox: inbox)
     defer { sources.stop() }
-    let zone = options.timeZone ?? .current
-    let clock = BoardClock(
-      sims: sources.sims, allSimulated: sources.sims.count == options.effectiveSources.count, now: now)
+    var settings = LiveSettings(options)
+    let clock = BoardClock(now: sources.clock(real: now))
 
     let display = try Displays.open(options, environment: environment, console: console)
     defer { display.close() }
     if case .text = display.kind {
-      try runText(inbox: inbox, zone: zone, clock: clock)
+      try runText(inbox: inbox, zone: settings.zone, clock: clock)
       return
     }
     let resources = try Resources.locate(environment: environment)
     var scene = try Scene.load(options, resources: resources)
     var state = BoardState(settings: options.boardSettings)
     var board = Canvas(width: 16, height: 16)
+    func screen() -> Screen { Screen(width: display.size.width, height: display.size.height, rotation: options.rotate) }
     func makeCanvas() -> Canvas {
-      let (w, h) = rotatedSize(display.size)
+      let (w, h) = screen().canvasSize
       return Canvas(width: max(16, w), height: max(16, h), background: scene.theme.bg)
     }
     board = makeCanvas()
     var timer = PageTimer(durations: scene.renderer.layout.pages.map(\.duration), now: monotonic())
-    var night = NightSchedule()
-    for rule in options.night { if let r = try? NightSchedule.parse(rule: rule) { night.rules.append(r) } }
-    let shiftOn = options.pixelShift == "on" || (options.pixelShift == "auto" && display.fillsScreen)
+    var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
-    var diagnostics = Diagnostics(enabled: options.diagnostics)
+    var diagnostics = Diagnostics(enabled: settings.diagnostics)
     var reload = ReloadWatch(options: options, resources: resources)
     var stateChanged = true
     var lastFrame = Date.distantPast
     var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State)?
+    var lastPanel: IRect?
 
     while true {
       let inputs = inbox.take()
@@ -81,8 +81,12 @@ struct LiveRun {
         timer.durations = scene.renderer.layout.pages.map(\.duration)
         diagnostics.reloadMessage = message.isEmpty ? nil : message
         scene.renderer.invalidate()
-        // The night schedule follows the config too; sources, display and rotation need a restart.
-        night.rules = reload.latest.night.compactMap { try? NightSchedule.parse(rule: $0) }
+        // The zone, unit, night, burn-in protection and panel follow the config too (the panel
+        // only when the file changed it: the d key's choice stands until then).
+        let fresh = LiveSettings(reload.latest)
+        if fresh.diagnostics != settings.diagnostics { diagnostics.enabled = fresh.diagnostics }
+        night.rules = fresh.night.compactMap { try? NightSchedule.parse(rule: $0) }
+        settings = fresh
         stateChanged = true
       }
 
@@ -91,28 +95,33 @@ struct LiveRun {
         let wall = now()
         let started = Date()
         let frame = FrameModel(
-          state: state, at: clock.boardTime(), now: wall, zone: zone, unit: options.unit,
+          state: state, at: clock.boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
           reconnectAt: sources.reconnectAt)
+        // The panel goes where it covers neither the clock nor the banner. One that moved, changed
+        // size or went away leaves nothing behind: the frame is then drawn in full.
+        let panelText = diagnostics.visible ? diagnostics.lines : []
+        let panel =
+          diagnostics.visible
+          ? diagnostics.panel(
+            for: panelText, width: board.width, height: board.height, scene: scene, bannerShown: frame.banner != nil)
+          : nil
+        if panel?.enclosing != lastPanel { scene.renderer.invalidate() }
+        lastPanel = panel?.enclosing
         var dirty = scene.draw(frame, into: &board)
-        if diagnostics.enabled || diagnostics.reloadMessage != nil {
-          dirty.append(diagnostics.draw(on: &board, scene: &scene, state: state, now: wall))
-        }
+        if let panel { dirty.append(diagnostics.draw(panelText, in: panel, on: &board, scene: &scene)) }
         diagnostics.frameTime = Date().timeIntervalSince(started)
 
         // What reaches the screen: rotated, moved against burn-in, dimmed or blanked at night.
-        let nightState = night.state(at: wall, zone: zone)
-        let offset = shiftOn ? shift.offset(at: wall, width: board.width, height: board.height) : (0, 0)
+        let nightState = night.state(at: wall, zone: settings.zone)
+        let offset =
+          settings.shifts(fillsScreen: display.fillsScreen)
+          ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
         let changedLook = lastPresented.map { $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState } ?? true
         if !dirty.isEmpty || changedLook {
           if options.rotate == 0 && offset == (0, 0) && nightState == .day && !changedLook {
             try display.show(board, dirty: dirty)
           } else {
-            var out = board.rotated(degrees: options.rotate).shifted(dx: offset.0, dy: offset.1, fill: scene.theme.bg)
-            switch nightState {
-            case .day: break
-            case .dim(let f): out.dim(keeping: f)
-            case .blank: out.fill(out.bounds, RGBA(r: 0, g: 0, b: 0))
-            }
+            let out = screen().frame(for: board, offset: offset, night: nightState, background: scene.theme.bg)
             try display.show(out, dirty: nil)
           }
           if lastPresented?.night != nightState {
@@ -127,11 +136,6 @@ struct LiveRun {
       }
       inbox.wait(timeout: stateChanged ? 1.0 / 30 : 0.05)
     }
-  }
-
-  /// The canvas size to draw for a display of `size`, before rotating.
-  func rotatedSize(_ size: (width: Int, height: Int)) -> (Int, Int) {
-    options.rotate == 90 || options.rotate == 270 ? (size.height, size.width) : (size.width, size.height)
   }
 
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -158,9 +162,7 @@ struct LiveRun {
 
 /// The board's clock: the simulation's when every source is simulated, else the real one.
 struct BoardClock {
-  let sims: [SimDriver]
-  let allSimulated: Bool
   let now: @Sendable () -> Instant
 
-  func boardTime() -> Instant { allSimulated && !sims.isEmpty ? sims[0].simulatedNow() : now() }
+  func boardTime() -> Instant { now() }
 }

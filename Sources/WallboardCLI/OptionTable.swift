@@ -52,7 +52,8 @@ enum OptionTable {
       o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
     },
     OptionSpec(
-      name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH", help: "where `run` draws; default auto"
+      name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH",
+      help: "where `run` draws; default auto; sdl is full screen (window manager or not) and exits 1 with no display"
     ) { o, v throws(CLIError) in
       let ok =
         ["auto", "sdl", "fb", "term", "text"].contains(v) || v.hasPrefix("fb:") || (v.hasPrefix("png:") && v.count > 4)
@@ -70,7 +71,9 @@ enum OptionTable {
       else { throw .usage("--fb-geometry: \"\(v)\" is not WxHxBPP (\(frameCap), BPP 16, 24 or 32)") }
       o.fbGeometry = (w, h, b)
     },
-    OptionSpec(name: "--rotate", value: "0|90|180|270", help: "rotate the whole board") { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--rotate", value: "0|90|180|270", help: "turn the whole board on the screen (--size stays the screen's)"
+    ) { o, v throws(CLIError) in
       o.rotate = Int(try oneOf("--rotate", v, ["0", "90", "180", "270"]))!
     },
     OptionSpec(name: "--scale", value: "X", help: "scale the board's design units (0.25–8)") { o, v throws(CLIError) in
@@ -82,7 +85,7 @@ enum OptionTable {
     OptionSpec(
       name: "--size", value: "WxH",
       help:
-        "frame size for snapshot, png: and term; default 1920x1080 for snapshot; at most 7680 a side, 7680x4320 in all"
+        "the screen's size: snapshot, png:, term (default 1920x1080 for snapshot); a window for sdl; at most 7680 a side, 7680x4320 in all"
     ) { o, v throws(CLIError) in
       let parts = v.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 16, h >= 16,
@@ -155,7 +158,8 @@ enum OptionTable {
       o.pixelShift = try oneOf("--pixel-shift", v, ["auto", "on", "off"])
     },
     OptionSpec(
-      name: "--diagnostics", value: nil, help: "show the diagnostics panel (frame time, memory, events/s); key d"
+      name: "--diagnostics", value: nil,
+      help: "show the diagnostics panel (frame time, memory, events/s), clear of the clock and banner; key d"
     ) {
       o, _ throws(CLIError) in o.diagnostics = true
     },
@@ -169,8 +173,11 @@ enum OptionTable {
     OptionSpec(name: "--no-journal", value: nil, help: "keep no journal (the default in this build)") {
       o, _ throws(CLIError) in o.noJournal = true
     },
-    OptionSpec(name: "--config", value: "PATH", help: "a file holding any of these options, one `name value` per line")
-    { o, v throws(CLIError) in
+    OptionSpec(
+      name: "--config", value: "PATH",
+      help: "a file of these options, one `name value` per line; saved or SIGHUP: run applies all but source, "
+        + "display, size, rotate, fb-geometry, workflow, estimates"
+    ) { o, v throws(CLIError) in
       try nonEmpty("--config", v)
       o.config = v
     },

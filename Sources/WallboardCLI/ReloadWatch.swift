@@ -8,12 +8,14 @@ private let hangup = Atomic<Int32>(0)
 private let hangupInstalled = Atomic<Bool>(false)
 
 /// Hot reload: on SIGHUP, or when the layout file, the config file or a theme file changes, the
-/// scene is loaded again. A broken file keeps the old scene and leaves an error line on the board;
-/// the next frame shows the change with no blank frame in between.
+/// config is read again under the original command line and the scene loaded again from it: the
+/// layout, the themes, the theme and variant (when the file changed them; until then a key's
+/// choice stays), the scale, and `LiveSettings`. A broken file keeps the old scene and leaves an
+/// error line on the board; the next frame shows the change with no blank frame in between.
 struct ReloadWatch {
   let options: Options
   let resources: Resources
-  /// The options after the last good reload (the night schedule is taken from them).
+  /// The options after the last good reload (`LiveSettings` are taken from them).
   private(set) var latest: Options
   private var stamps: [String: Date] = [:]
   private var lastCheck = Date.distantPast
@@ -69,7 +71,7 @@ struct ReloadWatch {
         o.commandLine = options.commandLine
       }
       let fresh = try Scene.load(o, resources: resources)
-      scene.replace(with: fresh)
+      scene.replace(with: fresh, themeChanged: o.theme != latest.theme, variantChanged: o.variant != latest.variant)
       latest = o
       return ""
     } catch let error as CLIError {

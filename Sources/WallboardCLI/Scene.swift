@@ -67,16 +67,24 @@ struct Scene {
       frameHeight: Double(height))
   }
 
+  /// What an overlay must not cover on a `width`×`height` board: the header's clock, the banner.
+  func keepClear(width: Int, height: Int, bannerShown: Bool) -> [Rect] {
+    renderer.keepClear(
+      width: width, height: height, bannerShown: bannerShown, style: style(height: height), scale: scale)
+  }
+
   /// Draws the board; returns the rectangles that changed.
   mutating func draw(_ frame: FrameModel, into canvas: inout Canvas) -> [IRect] {
     renderer.render(frame, style: style(height: canvas.height), scale: scale, into: &canvas)
   }
 
-  /// Takes the layout and themes of a freshly loaded scene, keeping the theme and variant the
-  /// user chose with keys when they still exist. The next frame is drawn in full.
-  mutating func replace(with fresh: Scene) {
-    let themeID = theme.id
-    let variantName = variant.name
+  /// Takes the layout, themes and scale of a freshly loaded scene. Its theme and variant are
+  /// taken when the options it was loaded from changed them (`themeChanged`, `variantChanged`);
+  /// otherwise the ones the user chose with keys stay, while they still exist. The next frame is
+  /// drawn in full.
+  mutating func replace(with fresh: Scene, themeChanged: Bool, variantChanged: Bool) {
+    let themeID = themeChanged ? fresh.theme.id : theme.id
+    let variantName = variantChanged ? fresh.variant.name : variant.name
     self = Scene(
       catalog: fresh.catalog,
       themeIndex: fresh.catalog.themes.firstIndex { $0.id == themeID } ?? fresh.themeIndex,

@@ -3,7 +3,8 @@ internal import Raster
 internal import WallboardCore
 internal import Widgets
 
-/// `wallboard snapshot`: renders one frame of the board to a PNG file.
+/// `wallboard snapshot`: renders one frame of the board to a PNG file: what `run` shows on a
+/// screen of `--size` under `--rotate`.
 enum Snapshot {
   static func run(_ o: Options, resources: Resources, now: Instant) throws(CLIError) {
     guard let out = o.out else { throw .usage("snapshot needs --out FILE.png") }
@@ -11,13 +12,15 @@ enum Snapshot {
     var scene = try Scene.load(o, resources: resources)
     let load = try FiniteLoad.load(o, now: now)
     let size = o.size ?? (1920, 1080)
+    let screen = Screen(width: size.width, height: size.height, rotation: o.rotate)
     let zone = o.timeZone ?? .current
     // The moment shown is `at`; staleness and "12 s ago" are real time.
     let frame = FrameModel(state: load.state, at: load.at, now: now, zone: zone, unit: o.unit)
-    var canvas = Canvas(width: size.width, height: size.height, background: scene.theme.bg)
-    _ = scene.draw(frame, into: &canvas)
+    let (width, height) = screen.canvasSize
+    var board = Canvas(width: width, height: height, background: scene.theme.bg)
+    _ = scene.draw(frame, into: &board)
     do {
-      try PNG.write(canvas.rotated(degrees: o.rotate), to: out)
+      try PNG.write(screen.frame(for: board, background: scene.theme.bg), to: out)
     } catch {
       throw .runtime("cannot write \(out): \(error)")
     }

@@ -2,94 +2,53 @@ internal import EventSources
 internal import Foundation
 internal import WallboardCore
 
-/// The live sources of a running board (or of `inspect`/`snapshot` following live sources):
-/// each runs on its own thread and puts its inputs in one inbox.
+/// The sources of a running board (or of `inspect`/`snapshot` following the live ones): each
+/// runs on its own thread and puts its inputs in one inbox.
 final class SourceSet {
-  private(set) var sims: [SimDriver] = []
-  private(set) var orchestras: [OrchestraSource] = []
-  private var followers: [JSONLinesFollower] = []
+  private(set) var sources: [any EventSource] = []
+  /// Closed on `stop()`, so that a source waiting for room in it wakes and ends.
+  private var inbox: Inbox?
 
-  /// Starts `specs`. With `liveOnly`, the finite ones (sim, jsonl files) are left to the caller.
-  static func start(_ specs: [SourceSpec], inbox: Inbox, liveOnly: Bool = false) throws(CLIError) -> SourceSet {
-    let set = SourceSet()
+  /// Makes every source `specs` name (an error names the first that cannot be made).
+  static func make(
+    _ specs: [SourceSpec], environment: [String: String], clock: @escaping @Sendable () -> Instant
+  ) throws(CLIError) -> [any EventSource] {
+    let context = SourceContext(locator: .live(environment: environment), clock: clock)
+    var out: [any EventSource] = []
     for spec in specs {
-      switch spec {
-      case .sim(let seed, let speed, let start):
-        if liveOnly { continue }
-        let d = SimDriver(team: SimulatedTeam(seed: seed, start: start), origin: spec.name, speed: speed)
-        d.start { inbox.put($0) }
-        set.sims.append(d)
-      case .jsonl(let path):
-        if liveOnly && path != "-" { continue }
-        let f = JSONLinesFollower(path: path, origin: spec.name)
-        f.start { inbox.put($0) }
-        set.followers.append(f)
-      case .orchestra(let host, let port):
-        let o = OrchestraSource(host: host, port: port, origin: spec.name)
-        o.start { inbox.put($0) }
-        set.orchestras.append(o)
-      case .orchestraDB, .replay:
-        set.stop()
-        throw .runtime("the source \(spec.name) is not available in this build yet (supported: sim, jsonl, orchestra)")
+      do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {
+        throw .runtime(error.description)
       }
     }
-    return set
+    return out
   }
 
-  /// Whether any source is live (followed rather than read to its end).
-  static func hasLive(_ specs: [SourceSpec]) -> Bool {
-    specs.contains {
-      switch $0 {
-      case .orchestra: true
-      case .jsonl(let path): path == "-"
-      default: false
-      }
+  /// Starts `sources`. With `liveOnly`, the finite ones are left to the caller (read to their end).
+  static func start(_ sources: [any EventSource], inbox: Inbox, liveOnly: Bool = false) -> SourceSet {
+    let set = SourceSet()
+    set.inbox = inbox
+    for s in sources where !(liveOnly && s.isFinite) {
+      s.start { inbox.put($0) }
+      set.sources.append(s)
     }
+    return set
   }
 
   /// When each waiting source will try again, by name.
   var reconnectAt: [String: Instant] {
     var out: [String: Instant] = [:]
-    for o in orchestras { if let t = o.nextAttemptAt { out[o.origin] = t } }
+    for s in sources { if let t = s.nextAttemptAt { out[s.origin] = t } }
     return out
+  }
+
+  /// The board's clock: the sources' own (the simulation's) when every source has one, else `real`.
+  func clock(real: @escaping @Sendable () -> Instant) -> @Sendable () -> Instant {
+    let own = sources.compactMap(\.ownClock)
+    return own.count == sources.count && !own.isEmpty ? own[0] : real
   }
 
   func stop() {
-    sims.forEach { $0.stop() }
-    orchestras.forEach { $0.stop() }
-    followers.forEach { $0.stop() }
-  }
-}
-
-/// A thread-safe queue of inputs from the sources' threads to the run loop.
-final class Inbox: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var items: [BoardInput] = []
-  private var lastNews = Date()
-
-  func put(_ i: BoardInput) {
-    condition.lock()
-    items.append(i)
-    if case .connection = i {} else { lastNews = Date() }
-    condition.signal()
-    condition.unlock()
-  }
-
-  func take() -> [BoardInput] {
-    condition.lock()
-    defer { condition.unlock() }
-    let out = items
-    items.removeAll(keepingCapacity: true)
-    return out
-  }
-
-  /// When the last event or rejected line arrived (connection changes do not count).
-  var lastNewsAt: Date { condition.withLock { lastNews } }
-
-  /// Waits until an input arrives or `timeout` seconds pass.
-  func wait(timeout: Double) {
-    condition.lock()
-    if items.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
-    condition.unlock()
+    inbox?.close()
+    sources.forEach { $0.stop() }
   }
 }

@@ -66,6 +66,7 @@ extension BoardState {
       workflows[projectId ?? ""] = workflow
       return .applied
     case .sprintCreated(var sprint):
+      if let problem = sprintProblem(sprint) { return .ignored("sprint.created: \(problem)") }
       if let old = sprints[sprint.id] {
         sprint.startedAt = sprint.startedAt ?? old.startedAt
         sprint.closedAt = sprint.closedAt ?? old.closedAt
@@ -75,6 +76,7 @@ extension BoardState {
     case .sprintStarted(let id, let startedAt, let patch):
       guard var s = sprints[id] else { return .ignored("sprint.started: unknown sprint \(id)") }
       patch.apply(to: &s)
+      if let problem = sprintProblem(s) { return .ignored("sprint.started: \(problem)") }
       if let t = startedAt { s.startedAt = t } else if s.startedAt == nil { s.startedAt = event.time }
       put(s, at: event.time)
       return .applied
@@ -99,6 +101,17 @@ extension BoardState {
   }
 
   func newFeature(_ id: String) -> Feature { Feature(id: id, status: settings.workflow.initialState) }
+
+  /// Why a sprint cannot be kept: it ends before it starts, or lasts longer than the limit (a
+  /// burndown has a day per calendar day).
+  func sprintProblem(_ s: Sprint) -> String? {
+    let days = s.endDate.daysSinceEpoch - s.startDate.daysSinceEpoch + 1
+    if days < 1 { return "sprint \(s.id) ends (\(s.endDate)) before it starts (\(s.startDate))" }
+    if days > limits.maxSprintDays {
+      return "sprint \(s.id) lasts \(days) days (\(s.startDate) to \(s.endDate)); the limit is \(limits.maxSprintDays)"
+    }
+    return nil
+  }
 
   /// Creates or replaces a feature and records the change in its history.
   mutating func upsert(_ f: Feature, old: Feature?, at time: Instant, membershipMayMove: Bool) -> Outcome {
@@ -217,7 +230,7 @@ extension BoardState {
     // Sprints: replace this source's, keeping start and close moments the snapshot does not carry.
     let incoming = Set(snap.sprints.map(\.id))
     for id in sprintOrder where mine(contributions.sprints[id]) && !incoming.contains(id) { removeSprint(id) }
-    for var s in snap.sprints.prefix(limits.maxSprints) {
+    for var s in snap.sprints.prefix(limits.maxSprints) where sprintProblem(s) == nil {
       if let old = sprints[s.id] {
         s.startedAt = s.startedAt ?? old.startedAt
         s.closedAt = s.closedAt ?? old.closedAt

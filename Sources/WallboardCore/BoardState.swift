@@ -82,6 +82,8 @@ public struct BoardSettings: Equatable, Sendable {
     public var maxSprints = 256
     public var maxVersionsPerFeature = 512
     public var recentTransitions = 32
+    /// The longest sprint, start to end inclusive: a longer one is ignored with a reason.
+    public var maxSprintDays = 366
     public init() {}
   }
 }

@@ -21,8 +21,9 @@ public struct StreamPosition: Hashable, Sendable {
 /// Every number that arrived counts, whatever its event said, was ignored for or was rejected
 /// for: only numbers that never arrived make a gap. A snapshot reflects the stream up to its
 /// `seq`: every cursor moves there, and publishers first heard later start from it. A snapshot
-/// older than what this stream already applied is stale and changes nothing — except the first
-/// one after a (re)start, which is followed even backwards (a restarted server counts again).
+/// older than what this stream already applied is stale and changes nothing. A (re)start — a new
+/// connection, a file read anew — begins a new stream: numbering afresh, and its first snapshot
+/// followed even backwards (a restarted server counts again).
 public struct SequenceCursor: Hashable, Sendable {
   /// What `advance` found.
   public enum Step: Hashable, Sendable {
@@ -88,7 +89,12 @@ public struct SequenceCursor: Hashable, Sendable {
     return .follow
   }
 
-  /// The stream starts again (a new connection, a file read anew): the next snapshot is followed
-  /// even when it goes back.
-  public mutating func restart() { restarted = true }
+  /// The stream starts again (a new connection, a file read anew from the top): its numbering
+  /// starts afresh — a restarted server, a rewritten file may count from 1 again — and its first
+  /// snapshot is followed even when it goes back.
+  public mutating func restart() {
+    last = [:]
+    floor = nil
+    restarted = true
+  }
 }

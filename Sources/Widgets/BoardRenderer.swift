@@ -91,13 +91,31 @@ public struct BoardRenderer {
     lastBanner = .some(frame.banner)
     return dirty
   }
+
+  /// What an overlay drawn over the current page on a `width`×`height` frame must not cover: the
+  /// clock (and day) of each header, and the banner when it shows — laid out as `render` lays
+  /// them out.
+  public func keepClear(width: Int, height: Int, bannerShown: Bool, style: Style, scale: Double = 1) -> [Rect] {
+    let banner = Banner.rect(width: width, height: height, style: style)
+    let pageHeight = bannerShown ? Int(banner.minY) : height
+    let frames = layout.frames(page: page, width: width, height: pageHeight, scale: scale, unitHeight: height)
+    var areas = frames.filter { $0.0.kind == "header" }.map {
+      HeaderWidget.clockArea(in: $0.1, style: style, painter: painter)
+    }
+    if bannerShown { areas.append(banner) }
+    return areas
+  }
 }
 
 /// "Not connected — showing data from 14:02", across the bottom of the board.
 enum Banner {
   static func rect(canvas: Canvas, style: Style) -> Rect {
+    rect(width: canvas.width, height: canvas.height, style: style)
+  }
+
+  static func rect(width: Int, height: Int, style: Style) -> Rect {
     let h = (style.size(.title) * 1.9).rounded()
-    return Rect(x: 0, y: Double(canvas.height) - h, width: Double(canvas.width), height: h)
+    return Rect(x: 0, y: Double(height) - h, width: Double(width), height: h)
   }
 
   static func draw(_ text: String, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {

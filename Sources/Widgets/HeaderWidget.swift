@@ -6,13 +6,34 @@ public struct HeaderWidget: Widget {
 
   public func model(_ frame: FrameModel) -> HeaderModel { frame.header }
 
+  /// Where the clock and the day under it go in a header drawn in `rect`: their union, which
+  /// overlays (the diagnostics panel) keep clear of.
+  public static func clockArea(in rect: Rect, style: Style, painter: Painter) -> Rect {
+    let (clock, day) = clockBoxes(in: rect, style: style, painter: painter)
+    return Rect(x: day.minX, y: clock.minY, width: clock.maxX - day.minX, height: day.maxY - clock.minY)
+  }
+
+  /// The boxes the clock and the day are drawn in, right-aligned at the header's right edge.
+  static func clockBoxes(in rect: Rect, style: Style, painter: Painter) -> (clock: Rect, day: Rect) {
+    let right = rightColumn(in: rect, style: style, painter: painter)
+    let clock = Rect(x: right.minX, y: rect.minY, width: right.width, height: rect.height * 0.68)
+    let day = Rect(
+      x: right.minX - style.u(60), y: clock.maxY, width: right.width + style.u(60), height: rect.height - clock.height)
+    return (clock, day)
+  }
+
+  /// The column the clock sits in: wide enough for "00:00" in the key size.
+  static func rightColumn(in rect: Rect, style: Style, painter: Painter) -> Rect {
+    let clockWidth = painter.width("00:00", size: style.size(.key), bold: true, tabular: true) + style.u(12)
+    return Rect(x: rect.maxX - clockWidth - style.u(8), y: rect.minY, width: clockWidth, height: rect.height)
+  }
+
   public func draw(_ m: HeaderModel, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
     let t = style.theme
     let ink = style.text(on: t.bg)
     let pad = style.u(8)
     let clockSize = style.size(.key)
-    let clockWidth = painter.width("00:00", size: clockSize, bold: true, tabular: true) + style.u(12)
-    let right = Rect(x: rect.maxX - clockWidth - pad, y: rect.minY, width: clockWidth, height: rect.height)
+    let right = HeaderWidget.rightColumn(in: rect, style: style, painter: painter)
     let left = Rect(
       x: rect.minX + pad, y: rect.minY, width: max(0, right.minX - rect.minX - 2 * pad), height: rect.height)
 
@@ -50,14 +71,11 @@ public struct HeaderWidget: Widget {
     }
 
     // Right: the clock and the day.
-    let clockBox = Rect(x: right.minX, y: rect.minY, width: right.width, height: rect.height * 0.68)
+    let (clockBox, dayBox) = HeaderWidget.clockBoxes(in: rect, style: style, painter: painter)
     painter.draw(
       m.clock, in: clockBox, size: style.keySize(fitting: clockBox.height * 0.9, preferred: clockSize), color: ink,
       background: t.bg, align: .right,
       bold: true, tabular: true, role: .key, canvas: &canvas)
-    let dayBox = Rect(
-      x: right.minX - style.u(60), y: clockBox.maxY, width: right.width + style.u(60),
-      height: rect.height - clockBox.height)
     painter.draw(m.day, in: dayBox, size: lineSize, color: ink, background: t.bg, align: .right, canvas: &canvas)
   }
 }

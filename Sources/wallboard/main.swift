@@ -9,5 +9,9 @@ import WallboardCLI
 var none = sigset_t()
 sigemptyset(&none)
 sigprocmask(SIG_SETMASK, &none, nil)
+// A parent may also have set them to be ignored (a shell's background job, `nohup`): a board
+// that cannot be stopped with Ctrl-C or `kill -INT` is a trap, so they get their defaults back.
+signal(SIGINT, SIG_DFL)
+signal(SIGTERM, SIG_DFL)
 
 exit(App().main(Array(CommandLine.arguments.dropFirst())))

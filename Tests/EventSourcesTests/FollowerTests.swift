@@ -78,3 +78,79 @@ struct FollowerTests {
     }
   }
 }
+
+/// A followed file that is written anew, or replaced by something else, is never silently lost.
+@Suite("Following a file that is rewritten or replaced", .serialized)
+struct FollowerRewriteTests {
+  typealias F = FollowerTests
+
+  static func statuses(_ n: Int, _ status: String) -> String {
+    (0..<n).map { F.line("F\($0)", status) }.joined()
+  }
+
+  /// Writes `text` over the file in place (no rename: the same inode), as `>` does.
+  static func rewrite(_ file: URL, _ text: String) throws {
+    let h = try FileHandle(forWritingTo: file)
+    try h.truncate(atOffset: 0)
+    h.write(Data(text.utf8))
+    try h.close()
+  }
+
+  @Test func rewrittenToTheSameSizeWithinOnePollIsReadAgain() throws {
+    try FollowerTests().withFile { file, follower, board in
+      try Self.rewrite(file, Self.statuses(10, "todo"))
+      #expect(board.wait(5) { $0.features.count == 10 && $0.features["F9"]?.status == "todo" })
+      // The same ten features, every status changed, the file the same size, written over in
+      // place without ever being shorter ("todo" and "done" are as long).
+      let h = try FileHandle(forWritingTo: file)
+      h.write(Data(Self.statuses(10, "done").utf8))
+      try h.close()
+      #expect(
+        board.wait(5) { s in (0..<10).allSatisfy { s.features["F\($0)"]?.status == "done" } },
+        "\(board.board().features.mapValues(\.status))")
+      #expect(board.board().origins[follower.origin]?.connection == .live)
+    }
+  }
+
+  @Test func rewrittenLargerIsReadFromTheTopNotFromTheOldEnd() throws {
+    try FollowerTests().withFile { file, follower, board in
+      try Self.rewrite(file, Self.statuses(10, "todo"))
+      #expect(board.wait(5) { $0.features.count == 10 })
+      // Thirty lines: the first ten are new statuses of the old features, not old lines.
+      try Self.rewrite(
+        file, Self.statuses(10, "in-review") + (10..<30).map { F.line("F\($0)", "todo") }.joined())
+      #expect(
+        board.wait(5) { s in
+          s.features.count == 30 && (0..<10).allSatisfy { s.features["F\($0)"]?.status == "in-review" }
+        })
+    }
+  }
+
+  @Test func numberedEventsOfARewrittenFileCountAfresh() throws {
+    try FollowerTests().withFile { file, follower, board in
+      func numbered(_ status: String) -> String {
+        (1...5).map {
+          #"{"topic":"feature.created","seq":\#($0),"payload":{"id":"N\#($0)","status":"\#(status)"}}"# + "\n"
+        }.joined()
+      }
+      try Self.rewrite(file, numbered("todo"))
+      #expect(board.wait(5) { $0.features["N5"]?.status == "todo" })
+      try Self.rewrite(file, numbered("done") + "\n")
+      #expect(board.wait(5) { $0.features["N5"]?.status == "done" }, "seq 1–5 of the new file are not duplicates")
+    }
+  }
+
+  @Test func aFileReplacedByADirectoryIsOffline() throws {
+    try FollowerTests().withFile { file, follower, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      try FileManager.default.removeItem(at: file)
+      try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+      #expect(board.wait(5) { $0.origins[follower.origin]?.connection == .offline })
+      #expect(board.board().origins[follower.origin]?.connectionDetail == "\(file.path): is a directory")
+      // And back to a file: followed again.
+      try FileManager.default.removeItem(at: file)
+      try F.line("G", "todo").write(to: file, atomically: false, encoding: .utf8)
+      #expect(board.wait(5) { $0.origins[follower.origin]?.connection == .live && $0.features["G"] != nil })
+    }
+  }
+}

@@ -49,11 +49,12 @@ struct OrchestraSourceTests {
     var s = OrchestraSource.Settings()
     s.connectTimeout = 1
     s.requestTimeout = 2
-    s.healthInterval = 0.5
+    s.session.healthInterval = 0.5
     s.healthTimeout = 0.5
-    s.backoffInitial = 0.1
-    s.backoffMax = 0.4
-    s.silenceLimit = 2
+    s.session.backoffInitial = 0.1
+    s.session.backoffMax = 0.4
+    s.session.silenceLimit = 2
+    s.session.resyncInterval = 0.5
     return s
   }
 
@@ -154,8 +155,10 @@ struct OrchestraSourceTests {
     }
   }
 
-  @Test func healthOnlyServerShowsHealthyWithoutAStream() throws {
-    let peer = try OrchestraPeer(mode: "health-only")
+  /// Whether the server ends the refused stream with an orderly close or a reset (RST).
+  @Test(arguments: ["health-only", "health-only-reset"])
+  func healthOnlyServerShowsHealthyWithoutAStream(mode: String) throws {
+    let peer = try OrchestraPeer(mode: mode)
     defer { peer.stop() }
     let (source, board, origin) = start(peer)
     defer { source.stop() }
@@ -212,6 +215,32 @@ struct OrchestraSourceTests {
       #expect(s.origins[origin]?.needsResync == false)
       #expect(s.counters.ignored == 1, "the unknown topic is counted as ignored")
       #expect(board.snapshots == snapshots, "no board_snapshot call was made")
+    }
+  }
+
+  @Test func aBurstOfGapsSharesAFewResyncs() throws {
+    try withLiveSource { peer, source, board, origin in
+      let before = board.snapshots
+      let seq = try Self.truthSeq(peer)
+      // 300 gaps in a row: every other number never arrives.
+      var lines: [String] = []
+      for i in 0..<300 {
+        lines.append(
+          #"{"cmd":"publish","silent":true,"event":{"topic":"heartbeat","seq":\#(seq + 2 * i + 1),"payload":{}}}"#)
+        lines.append(
+          #"{"cmd":"publish","event":{"topic":"heartbeat","seq":\#(seq + 2 * i + 2),"source":"tools.features","payload":{}}}"#
+        )
+      }
+      for line in lines { _ = try peer.send(line) }
+      let truth = try Self.truth(peer)
+      #expect(board.wait { Self.board($0) == truth && $0.origins[origin]?.needsResync == false })
+      let calls = board.snapshots - before
+      // The settings allow one resync per 0.5 s: a burst of a few seconds makes a handful.
+      #expect(calls >= 1)
+      #expect(calls <= 12, "\(calls) board_snapshot calls for 300 gaps")
+      // Each gap counts once, except those a resync's snapshot already covered when they came.
+      let gaps = board.board().origins[origin]?.gaps ?? 0
+      #expect(gaps >= 1 && gaps <= 300)
     }
   }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A test peer that plays an Orchestra server for Wallboard's tests. See README.md.
 
-  python3 Tests/OrchestraPeer/peer.py --port 0 [--mode full|health-only|silent]
+  python3 Tests/OrchestraPeer/peer.py --port 0 [--mode full|health-only|health-only-reset|silent]
           [--snapshot FILE.json] [--events FILE.jsonl] [--quiet]
 
 Prints `PORT <n>` once listening on 127.0.0.1, then serves until `{"cmd":"quit"}` or the end of
@@ -261,9 +261,13 @@ class Server:
                 return
             conn.close(f"answered {kind}")
             return
-        if self.mode == "health-only":
-            # An orchestrator that does not route these topics: no ack, the stream just ends.
-            conn.close(f"health-only: refused subscribe to {request.subscribe.topic!r}")
+        if self.mode in ("health-only", "health-only-reset"):
+            # An orchestrator that does not route these topics: no ack, the stream just ends —
+            # with an orderly close, or (health-only-reset) a TCP reset.
+            conn.close(
+                f"{self.mode}: refused subscribe to {request.subscribe.topic!r}",
+                abrupt=self.mode == "health-only-reset",
+            )
             return
         # A subscription stream: keep reading requests (more subscribes, unsubscribes) while the
         # writer delivers events.
@@ -439,7 +443,7 @@ def main():
     global QUIET
     parser = argparse.ArgumentParser(description="An Orchestra server for Wallboard's tests.")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--mode", choices=["full", "health-only", "silent"], default="full")
+    parser.add_argument("--mode", choices=["full", "health-only", "health-only-reset", "silent"], default="full")
     parser.add_argument("--snapshot", help="initial truth, a board.snapshot payload (JSON)")
     parser.add_argument("--events", help="events.md JSON Lines applied to the truth at start")
     parser.add_argument("--quiet", action="store_true", help="no log lines on stderr")

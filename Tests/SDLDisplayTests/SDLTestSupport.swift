@@ -10,7 +10,11 @@ import Raster
 #endif
 
 /// Opens a window on SDL's `dummy` video driver (or on `WALLBOARD_SDL_TEST_DRIVER`, e.g. `x11`
-/// under `xvfb-run`), so the tests need no display server.
+/// under `xvfb-run -s -noreset`), so the tests need no display server.
+///
+/// Without `-noreset`, Xvfb resets when its last client leaves; each test's window is SDL's only
+/// client, so the next test's `XOpenDisplay` can land in the reset and SDL says "x11 not
+/// available" (about one run in six).
 func testWindow(width: Int = 320, height: Int = 200) throws -> SDLWindow {
   let driver = getenv("WALLBOARD_SDL_TEST_DRIVER").map { String(cString: $0) } ?? "dummy"
   setenv("SDL_VIDEODRIVER", driver, 1)

@@ -44,5 +44,7 @@ struct LiveInspectTests {
     #expect(
       r.out.contains("\"status\": \"reconnecting\"") || r.out.contains("\"status\": \"connecting\""),
       "\(r.out.suffix(600))")
+    // What the board shows about the failure, the JSON says too.
+    #expect(r.out.contains("\"last_error\": \"cannot connect"), "\(r.out.suffix(600))")
   }
 }

@@ -45,6 +45,93 @@ struct ReloadTests {
     #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["tallies"], "the old layout is kept")
   }
 
+  /// A config file, the options `run` would start with under it, and a watch on it.
+  struct Configured {
+    let file: URL
+    let resources = Resources(root: Paths.repoRoot.path)
+    var scene: Scene
+    var watch: ReloadWatch
+
+    init(_ text: String) throws {
+      file = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-\(UUID().uuidString).conf")
+      try text.write(to: file, atomically: true, encoding: .utf8)
+      let args = ["run", "--config", file.path]
+      var options = try ArgumentParser.applyConfig(text, file: file.path, under: args)
+      options.commandLine = args
+      scene = try Scene.load(options, resources: resources)
+      watch = ReloadWatch(options: options, resources: resources)
+    }
+
+    /// Saves `text` as the config and reloads; returns what the reload said.
+    mutating func save(_ text: String) throws -> String? {
+      try text.write(to: file, atomically: true, encoding: .utf8)
+      return watch.check(&scene, force: true)
+    }
+  }
+
+  @Test func aChangedThemeInTheConfigIsApplied() throws {
+    var c = try Configured("theme orchestra\nlayout wall\n")
+    defer { try? FileManager.default.removeItem(at: c.file) }
+    #expect(c.scene.theme.id == "orchestra")
+    #expect(try c.save("theme dracula\nlayout wall\n") == "")
+    #expect(c.scene.theme.id == "dracula")
+    #expect(c.watch.latest.theme == "dracula")
+
+    // The next frame is drawn in the new theme.
+    let at = Make.t("2026-11-06T12:00:00Z")
+    var canvas = Canvas(width: 640, height: 360)
+    _ = c.scene.draw(FrameModel(state: BoardState(), at: at, now: at, zone: .utc, unit: .auto), into: &canvas)
+    let dracula = try #require(c.scene.catalog.theme(id: "dracula"))
+    #expect(canvas.pixel(1, 1) == dracula.bg.opaque)
+  }
+
+  @Test func aThemeChosenWithAKeyStaysUntilTheConfigChangesTheTheme() throws {
+    var c = try Configured("theme orchestra\nvariant default\n")
+    defer { try? FileManager.default.removeItem(at: c.file) }
+    c.scene.cycleTheme(1)
+    let chosen = c.scene.theme.id
+    #expect(chosen != "orchestra")
+    // Another option changes: the key's choice stays.
+    #expect(try c.save("theme orchestra\nvariant compact\n") == "")
+    #expect(c.scene.theme.id == chosen)
+    #expect(c.scene.variant.name == "compact")
+    // The theme changes in the file: the file wins.
+    #expect(try c.save("theme github-light\nvariant compact\n") == "")
+    #expect(c.scene.theme.id == "github-light")
+    // And a variant chosen with a key gives way to a changed variant the same way.
+    c.scene.cycleVariant()
+    let keyVariant = c.scene.variant.name
+    let target = try #require(["default", "modern"].first { $0 != keyVariant })
+    #expect(try c.save("theme github-light\nvariant \(target)\n") == "")
+    #expect(c.scene.variant.name == target)
+  }
+
+  @Test func aThemeOnTheCommandLineWinsOverTheConfig() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-\(UUID().uuidString).conf")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try "theme orchestra\n".write(to: file, atomically: true, encoding: .utf8)
+    let args = ["run", "--theme", "monokai-pro", "--config", file.path]
+    var options = try ArgumentParser.applyConfig("theme orchestra\n", file: file.path, under: args)
+    options.commandLine = args
+    let resources = Resources(root: Paths.repoRoot.path)
+    var scene = try Scene.load(options, resources: resources)
+    var watch = ReloadWatch(options: options, resources: resources)
+    try "theme dracula\n".write(to: file, atomically: true, encoding: .utf8)
+    #expect(watch.check(&scene, force: true) == "")
+    #expect(scene.theme.id == "monokai-pro")
+  }
+
+  @Test func theTimeZoneUnitAndBurnInProtectionFollowTheConfig() throws {
+    var c = try Configured("tz UTC\nunit points\npixel-shift off\n")
+    defer { try? FileManager.default.removeItem(at: c.file) }
+    #expect(try c.save("tz Europe/Berlin\nunit count\npixel-shift on\ndiagnostics\n") == "")
+    let live = LiveSettings(c.watch.latest)
+    #expect(live.zone.identifier == "Europe/Berlin")
+    #expect(live.unit == .count)
+    #expect(live.pixelShift == "on")
+    #expect(live.diagnostics)
+  }
+
   @Test func aReloadErrorIsDrawnOnTheBoard() throws {
     var scene = try Scene.load(Options(), resources: Resources(root: Paths.repoRoot.path))
     var canvas = Canvas(width: 960, height: 540, background: scene.theme.bg)
@@ -52,7 +139,7 @@ struct ReloadTests {
     #expect(diagnostics.lines.isEmpty)
     diagnostics.reloadMessage = "Reload failed: mine.layout:4: unknown widget \"clock\""
     scene.renderer.painter.recording = true
-    let rect = diagnostics.draw(on: &canvas, scene: &scene, state: BoardState(), now: Make.t("2026-11-06T12:00:00Z"))
+    let rect = diagnostics.draw(on: &canvas, scene: &scene, bannerShown: false)
     #expect(!rect.isEmpty)
     #expect(scene.renderer.painter.records.contains { $0.text.hasPrefix("Reload failed: mine.layout:4") })
   }

@@ -1,0 +1,33 @@
+public import Foundation
+public import WallboardCore
+
+/// `jsonl:PATH`: a JSON Lines file, followed like `tail -F` live (`JSONLinesFollower`) or read to
+/// its end (`JSONLinesReader`); `jsonl:-`, standard input, is followed until it closes.
+public final class JSONLinesSource: EventSource {
+  public let path: String
+  public let origin: String
+  private let follower: JSONLinesFollower
+
+  public init(path: String, origin: String) {
+    self.path = path
+    self.origin = origin
+    follower = JSONLinesFollower(path: path, origin: origin)
+  }
+
+  /// A file is read to its end; standard input is followed (it ends when it closes).
+  public var isFinite: Bool { path != "-" }
+
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) { follower.start(deliver: deliver) }
+  public func stop() { follower.stop() }
+
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    do {
+      try JSONLinesReader.read(path: path, origin: origin, receivedAt: receivedAt, deadline: deadline, deliver: deliver)
+    } catch {
+      throw SourceError(source: origin, problem: "cannot read events: \(error)")
+    }
+    return nil
+  }
+}

@@ -1,0 +1,208 @@
+public import Foundation
+internal import SQLite
+public import WallboardCore
+
+/// `orchestra-db:PATH` (the database file, or a workspace folder) and `orchestra:WORKSPACE` when
+/// the workspace has a database: follows the storage plugin's SQLite database, read-only.
+///
+/// First the whole store as a `board.snapshot` of this source (its features, and upstream's
+/// workflow unless a source says otherwise); then, every `pollInterval`, `PRAGMA data_version`
+/// (no table I/O) and, when it moved, the `change_log` rows after the cursor: each changed
+/// feature is read again and becomes one event (`feature.created` with the whole row, or
+/// `feature.deleted`), timed by its log row. A full resync (a new snapshot) when the database
+/// has no change log, was replaced (the log's last id went back, or the file is another), or
+/// its rows changed without log rows (a cascade, a migration: the fingerprint moved). A missing
+/// file is offline until it appears; a locked one is tried again at the next poll.
+public final class OrchestraDBSource: EventSource, @unchecked Sendable {
+  public let origin: String
+  /// Where the database is: a fixed file, or found again (through the locator) on every try.
+  public let locate: @Sendable () -> (path: String?, detail: String)
+  public var pollInterval = 1.0
+  /// How often the fingerprint is compared, to catch changes without change-log rows.
+  public var fingerprintInterval = 60.0
+  public let isFinite = false
+  private let projects: Set<String>?
+  private let clock: @Sendable () -> Instant
+  private let lock = NSLock()
+  private var stopped = false
+
+  /// - Parameters:
+  ///   - projects: only these projects' features (nil: every project).
+  public init(
+    origin: String, projects: Set<String>? = nil, clock: @escaping @Sendable () -> Instant = OrchestraSource.realClock,
+    locate: @escaping @Sendable () -> (path: String?, detail: String)
+  ) {
+    self.origin = origin
+    self.projects = projects
+    self.clock = clock
+    self.locate = locate
+  }
+
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
+    let t = Thread { [self] in run(deliver) }
+    t.name = "wallboard \(origin)"
+    t.start()
+  }
+
+  public func stop() { lock.withLock { stopped = true } }
+  private var isStopped: Bool { lock.withLock { stopped } }
+
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
+  }
+
+  /// What the follower holds between polls.
+  struct Following {
+    var db: OrchestraDatabase
+    var detail: String
+    /// Features this source has delivered and not deleted: only those get a `feature.deleted`.
+    var known: Set<String>
+    var inode: UInt64
+    var dataVersion: Int64
+    var cursor: Int64?
+    var fingerprint: [Value]
+    var fingerprintAt: Instant
+    /// When the source last said it is live (every few seconds, so a quiet store is not stale).
+    var aliveAt: Instant
+  }
+
+  private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
+    var following: Following?
+    var lastDown: String?
+    func down(_ status: ConnectionStatus, _ why: String) {
+      following = nil
+      if lastDown != why {
+        deliver(.connection(origin: origin, status: status, at: clock(), detail: why))
+        lastDown = why
+      }
+    }
+    while !isStopped {
+      let (path, detail) = locate()
+      if let path {
+        do throws(SQLiteError) {
+          if let f = following, Self.inode(path) != f.inode { following = nil }  // replaced: start again
+          if following == nil {
+            following = try bootstrap(path, detail: detail, deliver)
+            lastDown = nil
+          } else {
+            try poll(&following!, deliver)
+          }
+        } catch {
+          if error.isBusy {
+            // Locked by the writer for longer than the busy timeout: the next poll tries again.
+          } else if error.isCannotOpen {
+            down(.offline, "\(path): cannot open (\(error.message))")
+          } else {
+            down(.reconnecting, error.description)
+          }
+        }
+      } else {
+        down(.offline, detail)
+      }
+      sleep(pollInterval)
+    }
+    deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
+  }
+
+  private func sleep(_ seconds: Double) {
+    let end = Date().addingTimeInterval(seconds)
+    while !isStopped && Date() < end { Thread.sleep(forTimeInterval: min(0.1, max(0, end.timeIntervalSinceNow))) }
+  }
+
+  static func inode(_ path: String) -> UInt64 {
+    var st = stat()
+    return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0
+  }
+
+  /// Opens the database and delivers the whole store as this source's snapshot.
+  private func bootstrap(
+    _ path: String, detail: String, _ deliver: @escaping @Sendable (BoardInput) -> Void
+  ) throws(SQLiteError) -> Following {
+    let db = try OrchestraDatabase(path: path)
+    // The version and cursor first: a change committed while the rows are read is read again.
+    let version = try db.dataVersion()
+    let cursor = try db.lastChange()
+    let now = clock()
+    let known = try snapshot(db, at: now, deliver)
+    var shown = detail
+    if !db.hasChangeLog { shown += " · no change log: read in full on every change" }
+    deliver(.connection(origin: origin, status: .live, at: now, detail: shown))
+    return Following(
+      db: db, detail: shown, known: known, inode: Self.inode(path), dataVersion: version, cursor: cursor,
+      fingerprint: try db.fingerprint(), fingerprintAt: now, aliveAt: now)
+  }
+
+  /// Delivers the whole store as this source's snapshot; returns the ids it holds.
+  @discardableResult
+  private func snapshot(
+    _ db: OrchestraDatabase, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void
+  )
+    throws(SQLiteError) -> Set<String>
+  {
+    let (features, problems) = try db.features(projects: projects)
+    for p in problems {
+      deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.id): \(p.problem)"))
+    }
+    deliver(
+      .event(
+        Event(
+          origin: origin, time: now, receivedAt: now,
+          body: .boardSnapshot(
+            BoardSnapshot(
+              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)])))))
+    return Set(features.map(\.id))
+  }
+
+  /// One poll: nothing when `data_version` did not move; else the changes after the cursor.
+  private func poll(_ f: inout Following, _ deliver: @escaping @Sendable (BoardInput) -> Void) throws(SQLiteError) {
+    let now = clock()
+    let version = try f.db.dataVersion()
+    let fingerprintDue = now.millis - f.fingerprintAt.millis >= Int64(fingerprintInterval * 1000)
+    defer {
+      if now.millis - f.aliveAt.millis >= 5000 {
+        deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
+        f.aliveAt = now
+      }
+    }
+    guard version != f.dataVersion || fingerprintDue else { return }
+    f.dataVersion = version
+    guard let cursor = f.cursor, let last = try f.db.lastChange(), last >= cursor else {
+      // No change log, or one that went back (another database): read it all again.
+      f.known = try snapshot(f.db, at: now, deliver)
+      f.cursor = try f.db.lastChange()
+      f.fingerprint = try f.db.fingerprint()
+      f.fingerprintAt = now
+      return
+    }
+    var at = cursor
+    while let changes = try f.db.changes(after: at), !changes.isEmpty {
+      for c in changes where c.entityType == "features" {
+        let time = c.at ?? now
+        switch try f.db.feature(id: c.entityID) {
+        case .success(let feature)?:
+          if let projects, let p = feature.projectId, !projects.contains(p) { break }
+          f.known.insert(feature.id)
+          deliver(.event(Event(origin: origin, time: time, receivedAt: now, body: .featureCreated(feature))))
+        case .failure(let p)?:
+          deliver(.rejected(origin: origin, at: now, reason: "\(f.db.path): feature \(p.id): \(p.problem)"))
+        case nil:
+          // Gone (deleted, or deleted after this row was logged): said once, for what was shown.
+          if f.known.remove(c.entityID) != nil {
+            deliver(.event(Event(origin: origin, time: time, receivedAt: now, body: .featureDeleted(id: c.entityID))))
+          }
+        }
+      }
+      at = changes.last!.id
+    }
+    f.cursor = at
+    // Rows may also change without log rows (a cascade, a migration, a failed log insert).
+    if fingerprintDue || at == cursor {
+      let fp = try f.db.fingerprint()
+      if fp != f.fingerprint && at == cursor { f.known = try snapshot(f.db, at: now, deliver) }
+      f.fingerprint = fp
+      f.fingerprintAt = now
+    }
+  }
+}

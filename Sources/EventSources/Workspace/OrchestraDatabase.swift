@@ -1,0 +1,174 @@
+public import SQLite
+public import WallboardCore
+internal import Wire
+
+/// Reads the storage plugin's SQLite database (`orchestra-storage.md` §1), read-only.
+///
+/// Tolerant of what real databases hold: columns that are missing (an older schema) read as
+/// their defaults and extra ones are ignored; a database without `change_log` (a plugin older
+/// than 2026-03-20) says so, and its reader resyncs in full; timestamps in both of the formats
+/// upstream writes (`2026-03-08T16:53:37Z`, and SQLite's `2026-03-08 16:53:37`).
+public final class OrchestraDatabase {
+  public let path: String
+  let db: Database
+  /// The `features` columns this database has.
+  let columns: Set<String>
+  /// Whether it has a `change_log` table.
+  public let hasChangeLog: Bool
+
+  /// What a row of `change_log` says: entity `entityID` of `entityType` was written (`upsert`)
+  /// or deleted (`delete`).
+  public struct Change: Hashable, Sendable {
+    public var id: Int64
+    public var entityType: String
+    public var entityID: String
+    public var action: String
+    public var at: Instant?
+  }
+
+  /// A feature row that could not be read as a feature: the id and why.
+  public struct RowProblem: Error, Hashable, Sendable {
+    public var id: String
+    public var problem: String
+  }
+
+  /// The most features one read returns (the board keeps at most 100,000).
+  public static let maxFeatures = 100_000
+  /// The most change-log rows one look returns; the rest come with the next.
+  public static let maxChanges = 10_000
+
+  /// Opens `path` read-only (busy waits up to `busyTimeout` s for another connection's lock).
+  public init(path: String, busyTimeout: Double = 0.5) throws(SQLiteError) {
+    self.path = path
+    db = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+    db.maxValueBytes = 256 * 1024
+    columns = Set(try db.columns(of: "features"))
+    guard columns.contains("id") else {
+      throw SQLiteError(code: 1, message: "no features table with an id column", context: "open \(path)")
+    }
+    hasChangeLog = try !db.columns(of: "change_log").isEmpty
+  }
+
+  /// `PRAGMA data_version`: moves when another connection commits.
+  public func dataVersion() throws(SQLiteError) -> Int64 { try db.dataVersion() }
+
+  static let wanted = [
+    "id", "project_id", "title", "status", "priority", "kind", "assignee", "estimate", "labels", "version",
+    "created_at", "updated_at",
+  ]
+
+  private var selectList: String {
+    Self.wanted.map { columns.contains($0) ? $0 : "NULL" }.joined(separator: ", ")
+  }
+
+  /// Every feature (of `projects`, when given), by id, and the rows that could not be read.
+  public func features(
+    projects: Set<String>? = nil
+  ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem]) {
+    var sql = "SELECT \(selectList) FROM features"
+    var args: [Value] = []
+    if let projects, columns.contains("project_id") {
+      sql += " WHERE project_id IN (\(Array(repeating: "?", count: projects.count).joined(separator: ", ")))"
+      args = projects.sorted().map(Value.text)
+    }
+    sql += " ORDER BY id"
+    let rows = try db.rows(sql, args, limit: Self.maxFeatures)
+    var out: [Feature] = []
+    var problems: [RowProblem] = []
+    out.reserveCapacity(rows.count)
+    for row in rows {
+      switch Self.feature(row) {
+      case .success(let f): out.append(f)
+      case .failure(let p): problems.append(p)
+      }
+    }
+    return (out, problems)
+  }
+
+  /// One feature by id, nil when there is no such row.
+  public func feature(id: String) throws(SQLiteError) -> Result<Feature, RowProblem>? {
+    let rows = try db.rows("SELECT \(selectList) FROM features WHERE id = ?", [.text(id)], limit: 1)
+    return rows.first.map(Self.feature)
+  }
+
+  /// The change-log rows after `cursor`, oldest first (at most `maxChanges`); nil without a
+  /// change log.
+  public func changes(after cursor: Int64) throws(SQLiteError) -> [Change]? {
+    guard hasChangeLog else { return nil }
+    return try db.rows(
+      "SELECT id, entity_type, entity_id, action, timestamp FROM change_log WHERE id > ? ORDER BY id LIMIT ?",
+      [.integer(cursor), .integer(Int64(Self.maxChanges))], limit: Self.maxChanges
+    ).map { r in
+      Change(
+        id: r[0].integer ?? 0, entityType: r[1].text ?? "", entityID: r[2].text ?? "", action: r[3].text ?? "",
+        at: r[4].text.flatMap(Self.instant))
+    }
+  }
+
+  /// The last change-log id (0 when empty); nil without a change log.
+  public func lastChange() throws(SQLiteError) -> Int64? {
+    guard hasChangeLog else { return nil }
+    return try db.scalar("SELECT coalesce(max(id), 0) FROM change_log")?.integer ?? 0
+  }
+
+  /// What changes when rows change without a change-log entry (a cascade, a migration): the row
+  /// count, the latest `updated_at` and the sum of versions.
+  public func fingerprint() throws(SQLiteError) -> [Value] {
+    let updated = columns.contains("updated_at") ? "max(updated_at)" : "NULL"
+    let version = columns.contains("version") ? "total(version)" : "0"
+    return try db.rows("SELECT count(*), \(updated), \(version) FROM features", limit: 1).first ?? []
+  }
+
+  // MARK: Rows → features
+
+  /// A row of `wanted` columns as a feature of the contract.
+  static func feature(_ r: [Value]) -> Result<Feature, RowProblem> {
+    guard let id = r[0].text, !id.isEmpty, id.utf8.count <= 256 else {
+      return .failure(RowProblem(id: r[0].text ?? "?", problem: "id is missing, empty or longer than 256 bytes"))
+    }
+    func text(_ i: Int, max: Int = 1024) -> String? {
+      guard let s = r[i].text, !s.isEmpty else { return nil }
+      return s.utf8.count <= max ? s : String(decoding: Array(s.utf8.prefix(max)), as: UTF8.self)
+    }
+    let labels: [String]
+    switch r[8] {
+    case .null: labels = []
+    case .text(let json):
+      guard let parsed = Self.labels(json) else {
+        return .failure(RowProblem(id: id, problem: "labels are not a JSON list of strings: \(json.prefix(80))"))
+      }
+      labels = parsed
+    default:
+      return .failure(RowProblem(id: id, problem: "labels are not text"))
+    }
+    var f = Feature(
+      id: id, projectId: text(1, max: 256), title: text(2, max: 4096) ?? "",
+      status: text(3, max: 256) ?? "backlog", priority: text(4), kind: text(5), assignee: text(6), labels: labels,
+      estimate: text(7))
+    f.createdAt = text(10).flatMap(Self.instant)
+    f.updatedAt = text(11).flatMap(Self.instant)
+    return .success(f)
+  }
+
+  /// `["sprint:s1","area:ui"]` (Go's `json.Marshal`, HTML-escaped) → the labels; at most 256.
+  static func labels(_ json: String) -> [String]? {
+    guard json != "[]", !json.isEmpty else { return [] }
+    guard case .array(let items)? = try? JSONParser.parse(json, limits: JSONLimits(maxDepth: 2)), items.count <= 256
+    else { return nil }
+    var out: [String] = []
+    for item in items {
+      guard case .string(let s) = item, s.utf8.count <= 1024 else { return nil }
+      if !s.isEmpty { out.append(s) }
+    }
+    return out
+  }
+
+  /// Both timestamp forms upstream writes: RFC 3339 (`2026-03-08T16:53:37Z`), and SQLite's
+  /// `datetime('now')` (`2026-03-08 16:53:37`, UTC).
+  static func instant(_ s: String) -> Instant? {
+    if let t = try? Instant(rfc3339: s) { return t }
+    let b = Array(s.utf8)
+    guard b.count == 19, b[10] == UInt8(ascii: " ") else { return nil }
+    return try? Instant(rfc3339: String(s.prefix(10)) + "T" + String(s.suffix(8)) + "Z")
+  }
+}

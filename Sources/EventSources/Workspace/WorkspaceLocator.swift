@@ -1,0 +1,129 @@
+public import Foundation
+internal import Wire
+
+/// Where an Orchestra workspace keeps its truth (`orchestra-storage.md` §1a, §2a): the storage
+/// plugin's SQLite database under `~/.orchestra/db/`, else the markdown tree `<ws>/.projects/`.
+public struct WorkspaceLocation: Hashable, Sendable {
+  /// The store a source reads.
+  public enum Store: Hashable, Sendable {
+    /// The SQLite database file.
+    case database(String)
+    /// The `.projects/` folder.
+    case markdown(String)
+    /// Neither is there (yet).
+    case none
+  }
+
+  /// The workspace as an absolute, cleaned path (symbolic links not resolved, as upstream hashes it).
+  public var workspace: String
+  public var store: Store
+  /// How it was found, for the source's detail: "SQLite ~/.orchestra/db/8fe0db68781ee67c.db
+  /// (index.json)".
+  public var detail: String
+}
+
+/// Finds a workspace's store. Pure but for the file-system look-ups it is given.
+public struct WorkspaceLocator: Sendable {
+  /// `$HOME` (its `.orchestra/` holds the databases).
+  public var home: String
+  /// The folder a relative workspace path is taken from.
+  public var currentDirectory: String
+  /// Whether a regular file (or, for folders, a directory) is at a path.
+  public var fileExists: @Sendable (String) -> Bool
+  public var directoryExists: @Sendable (String) -> Bool
+  /// A small file's bytes (at most `maxIndexBytes`), or nil.
+  public var read: @Sendable (String) -> [UInt8]?
+
+  /// `index.json` is a few lines per workspace; a larger one is not read.
+  public static let maxIndexBytes = 1 << 20
+
+  public init(
+    home: String, currentDirectory: String,
+    fileExists: @escaping @Sendable (String) -> Bool = WorkspaceLocator.isFile,
+    directoryExists: @escaping @Sendable (String) -> Bool = WorkspaceLocator.isDirectory,
+    read: @escaping @Sendable (String) -> [UInt8]? = WorkspaceLocator.readSmall
+  ) {
+    self.home = home
+    self.currentDirectory = currentDirectory
+    self.fileExists = fileExists
+    self.directoryExists = directoryExists
+    self.read = read
+  }
+
+  /// The locator of this process: `HOME` from `environment` (respected, so tests and services
+  /// can point it elsewhere), the current directory.
+  public static func live(environment: [String: String]) -> WorkspaceLocator {
+    WorkspaceLocator(
+      home: environment["HOME"] ?? NSHomeDirectory(), currentDirectory: FileManager.default.currentDirectoryPath)
+  }
+
+  /// The database upstream's hash rule names: `~/.orchestra/db/` + the first 16 hex digits of
+  /// SHA-256 of the absolute workspace path + `.db`.
+  public func hashedDatabase(for workspace: String) -> String {
+    "\(home)/.orchestra/db/\(SHA256.hex(Array(workspace.utf8)).prefix(16)).db"
+  }
+
+  /// Finds the store of `path` (a workspace folder): the database `index.json` maps to it, else
+  /// the one the hash rule names, else the markdown tree.
+  public func locate(workspace path: String) -> WorkspaceLocation {
+    let ws = WorkspaceLocator.absolute(path, from: currentDirectory)
+    let dbDir = "\(home)/.orchestra/db"
+    if let hash = indexEntry(for: ws, in: dbDir), fileExists("\(dbDir)/\(hash).db") {
+      return WorkspaceLocation(
+        workspace: ws, store: .database("\(dbDir)/\(hash).db"), detail: "SQLite \(dbDir)/\(hash).db (index.json)")
+    }
+    let hashed = hashedDatabase(for: ws)
+    if fileExists(hashed) {
+      return WorkspaceLocation(workspace: ws, store: .database(hashed), detail: "SQLite \(hashed)")
+    }
+    let tree = ws == "/" ? "/.projects" : ws + "/.projects"
+    if directoryExists(tree) {
+      return WorkspaceLocation(workspace: ws, store: .markdown(tree), detail: "markdown \(tree) (no database)")
+    }
+    return WorkspaceLocation(
+      workspace: ws, store: .none, detail: "no database (\(hashed)) and no \(tree) yet")
+  }
+
+  /// The hash `index.json` maps to `workspace`, if any (sorted: the first of several).
+  func indexEntry(for workspace: String, in dbDir: String) -> String? {
+    guard let bytes = read("\(dbDir)/index.json"),
+      case .object(let map)? = try? JSONParser.parse(bytes, limits: JSONLimits(maxContainerElements: 10_000))
+    else { return nil }
+    return map.members.filter { member in
+      if case .string(let p) = member.value { return WorkspaceLocator.absolute(p, from: "/") == workspace }
+      return false
+    }.map(\.key).filter { $0.count == 16 && $0.allSatisfy(\.isHexDigit) }.sorted().first
+  }
+
+  /// `path` made absolute from `base` and cleaned like Go's `filepath.Abs`: no `.`, no `..`, no
+  /// double or trailing `/`; links are not followed.
+  public static func absolute(_ path: String, from base: String) -> String {
+    let full = path.hasPrefix("/") ? path : base + "/" + path
+    var parts: [Substring] = []
+    for part in full.split(separator: "/", omittingEmptySubsequences: true) {
+      switch part {
+      case ".": continue
+      case "..": if !parts.isEmpty { parts.removeLast() }
+      default: parts.append(part)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  public static let isFile: @Sendable (String) -> Bool = { path in
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+  }
+
+  public static let isDirectory: @Sendable (String) -> Bool = { path in
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  public static let readSmall: @Sendable (String) -> [UInt8]? = { path in
+    guard let h = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? h.close() }
+    guard let data = try? h.read(upToCount: maxIndexBytes + 1), data.count <= maxIndexBytes else { return nil }
+    return Array(data)
+  }
+}

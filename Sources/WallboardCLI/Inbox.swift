@@ -1,0 +1,65 @@
+internal import Foundation
+internal import WallboardCore
+
+/// A thread-safe, bounded queue of inputs from the sources' threads to the run loop.
+///
+/// Bounded so that a source that outruns the board (a flood on standard input, a file that is a
+/// device) costs waiting, never memory: `put` waits while `capacity` inputs are queued, until
+/// the run loop takes them or the inbox is closed. The run loop takes everything queued at once.
+final class Inbox: @unchecked Sendable {
+  let capacity: Int
+  private let condition = NSCondition()
+  private var items: [BoardInput] = []
+  private var lastNews = Date()
+  private var closed = false
+  /// The most inputs ever queued at once.
+  private(set) var highWater = 0
+  /// How many times a source had to wait for room.
+  private(set) var waits = 0
+
+  init(capacity: Int = 10_000) {
+    precondition(capacity > 0, "an inbox needs room for at least one input")
+    self.capacity = capacity
+  }
+
+  /// Queues one input, waiting while the inbox is full; dropped once the inbox is closed.
+  func put(_ i: BoardInput) {
+    condition.lock()
+    defer { condition.unlock() }
+    if items.count >= capacity && !closed { waits += 1 }
+    while items.count >= capacity && !closed { condition.wait() }
+    guard !closed else { return }
+    items.append(i)
+    highWater = max(highWater, items.count)
+    if case .connection = i {} else { lastNews = Date() }
+    condition.broadcast()
+  }
+
+  /// Everything queued, oldest first; the sources waiting for room go on.
+  func take() -> [BoardInput] {
+    condition.lock()
+    defer { condition.unlock() }
+    let out = items
+    items.removeAll(keepingCapacity: true)
+    condition.broadcast()
+    return out
+  }
+
+  /// Wakes every waiting source and drops what is put from now on.
+  func close() {
+    condition.lock()
+    closed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// When the last event or rejected line arrived (connection changes do not count).
+  var lastNewsAt: Date { condition.withLock { lastNews } }
+
+  /// Waits until an input arrives or `timeout` seconds pass.
+  func wait(timeout: Double) {
+    condition.lock()
+    if items.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
+    condition.unlock()
+  }
+}

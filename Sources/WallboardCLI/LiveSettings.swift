@@ -1,0 +1,26 @@
+internal import Projections
+
+/// The options a running board takes from the config file again on every reload, besides the
+/// scene (layout, themes, theme, variant, scale): the time zone, the burndown unit, the night
+/// schedule, burn-in protection and the diagnostics panel.
+///
+/// Sources, the display, `--size`, `--rotate`, `--fb-geometry`, the workflow and the estimate
+/// scale are read once, at start: changing them needs a restart.
+struct LiveSettings: Equatable {
+  var zone: Zone
+  var unit: UnitChoice
+  var night: [String]
+  var pixelShift: String
+  var diagnostics: Bool
+
+  init(_ o: Options) {
+    zone = o.timeZone ?? .current
+    unit = o.unit
+    night = o.night
+    pixelShift = o.pixelShift
+    diagnostics = o.diagnostics
+  }
+
+  /// Whether burn-in protection moves the frame on a display that does or does not fill its screen.
+  func shifts(fillsScreen: Bool) -> Bool { pixelShift == "on" || (pixelShift == "auto" && fillsScreen) }
+}

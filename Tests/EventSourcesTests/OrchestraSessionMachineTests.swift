@@ -1,0 +1,226 @@
+import EventSources
+import TestSupport
+import Testing
+import WallboardCore
+import Wire
+
+/// The Orchestra session's logic stepped with plain instants: no sockets, no sleeps.
+@Suite("The Orchestra session, as a state machine")
+struct OrchestraSessionMachineTests {
+  typealias M = OrchestraSessionMachine
+  static let origin = "orchestra://h:1"
+
+  static func at(_ seconds: Double) -> Instant { Instant(millis: 1_800_000_000_000 + Int64(seconds * 1000)) }
+
+  static var settings: M.Settings {
+    var s = M.Settings()
+    s.healthInterval = 5
+    s.backoffInitial = 1
+    s.backoffMax = 30
+    s.silenceLimit = 30
+    s.resyncInterval = 2
+    return s
+  }
+
+  static func ack(_ topic: String = "feature.updated") -> PluginResponse {
+    PluginResponse(response: .eventDelivery(EventDelivery(subscriptionId: "s", topic: topic)))
+  }
+
+  static func event(
+    seq: Int, id: String = "A", status: JSONValue = "done", topic: String = "feature.updated"
+  )
+    -> PluginResponse
+  {
+    PluginResponse(
+      response: .eventDelivery(
+        EventDelivery(
+          topic: topic, payload: ["id": .string(id), "status": status, "seq": .number(Double(seq))],
+          sourcePlugin: "tools.features")))
+  }
+
+  static func snapshot(seq: Int, features: [(String, String)] = [("A", "todo")]) -> ToolResponse {
+    let list: [JSONValue] = features.map { .object(["id": .string($0.0), "status": .string($0.1)]) }
+    return ToolResponse(success: true, result: ["features": .array(list), "sprints": [], "seq": .number(Double(seq))])
+  }
+
+  /// The board inputs among `actions`.
+  static func delivered(_ actions: [M.Action]) -> [BoardInput] {
+    actions.compactMap { if case .deliver(let i) = $0 { i } else { nil } }
+  }
+
+  static func statuses(_ actions: [M.Action]) -> [ConnectionStatus] {
+    delivered(actions).compactMap { if case .connection(_, let s, _, _) = $0 { s } else { nil } }
+  }
+
+  static func events(_ actions: [M.Action]) -> [Event] {
+    delivered(actions).compactMap { if case .event(let e) = $0 { e } else { nil } }
+  }
+
+  /// A machine that connected, subscribed, bootstrapped at seq 10 and went live at t = 1.
+  static func live() -> M {
+    var m = M(origin: origin, settings: settings, seed: 7)
+    _ = m.on(.start, at: at(0))
+    _ = m.on(.opened, at: at(0.1))
+    _ = m.on(.snapshotAnswered(snapshot(seq: 10)), at: at(0.2))
+    _ = m.on(.received(ack()), at: at(1))
+    return m
+  }
+
+  @Test func connectSubscribeBootstrapThenLive() {
+    var m = M(origin: Self.origin, settings: Self.settings, seed: 7)
+    let start = m.on(.start, at: Self.at(0))
+    #expect(Self.statuses(start) == [.connecting])
+    #expect(start.last == .openStream(topics: Event.topics), "one Subscribe per topic of the contract")
+    #expect(m.on(.opened, at: Self.at(0.1)) == [.callSnapshot], "bootstrap before anything else")
+    // An event that comes while the snapshot is in flight waits for it.
+    #expect(Self.delivered(m.on(.received(Self.event(seq: 11)), at: Self.at(0.15))).isEmpty)
+    let boot = m.on(.snapshotAnswered(Self.snapshot(seq: 10)), at: Self.at(0.2))
+    let events = Self.events(boot)
+    #expect(events.count == 2)
+    if case .boardSnapshot(let s) = events.first?.body { #expect(s.seq == 10) } else { Issue.record("no snapshot") }
+    #expect(events.last?.seq == 11, "the held event, after the snapshot")
+    #expect(Self.statuses(boot) == [.live])
+    #expect(m.phase == .streaming)
+  }
+
+  @Test func heldEventsTheSnapshotReflectsAreSkipped() {
+    var m = M(origin: Self.origin, settings: Self.settings, seed: 7)
+    _ = m.on(.start, at: Self.at(0))
+    _ = m.on(.opened, at: Self.at(0.1))
+    _ = m.on(.received(Self.event(seq: 9)), at: Self.at(0.15))
+    _ = m.on(.received(Self.event(seq: 10)), at: Self.at(0.16))
+    let boot = m.on(.snapshotAnswered(Self.snapshot(seq: 10)), at: Self.at(0.2))
+    #expect(Self.events(boot).map(\.seq) == [10], "only the snapshot: seq 9 and 10 are in it")
+  }
+
+  @Test func aGapMakesOneResyncDueAndABurstSharesIt() {
+    var m = Self.live()
+    let gap = m.on(.received(Self.event(seq: 13)), at: Self.at(2))
+    #expect(Self.events(gap).map(\.seq) == [13], "the event is applied")
+    #expect(gap.contains(.callSnapshot))
+    _ = m.on(.snapshotAnswered(Self.snapshot(seq: 13)), at: Self.at(2.1))
+    // More gaps within the resync interval: no call until it has passed, then one.
+    for (i, t) in [(15, 2.5), (17, 3.0), (19, 3.5)] {
+      #expect(!m.on(.received(Self.event(seq: i)), at: Self.at(t)).contains(.callSnapshot))
+    }
+    #expect(m.nextWake == Self.at(4))
+    #expect(m.on(.tick, at: Self.at(4)).contains(.callSnapshot))
+    #expect(!m.on(.tick, at: Self.at(4.5)).contains(.callSnapshot), "one call in flight at a time")
+  }
+
+  @Test func aRejectedPayloadOrAnUnknownTopicIsNoGap() {
+    var m = Self.live()
+    let rejected = m.on(.received(Self.event(seq: 11, status: .number(5))), at: Self.at(2))
+    guard case .rejected(_, _, _, let position)? = Self.delivered(rejected).first else {
+      Issue.record("not rejected: \(rejected)")
+      return
+    }
+    #expect(position == StreamPosition(publisher: "tools.features", seq: 11))
+    _ = m.on(.received(Self.event(seq: 12, topic: "note.created")), at: Self.at(2.1))
+    let next = m.on(.received(Self.event(seq: 13)), at: Self.at(2.2))
+    #expect(!next.contains(.callSnapshot))
+  }
+
+  @Test func anOlderResyncAnswerIsNotHandedOn() {
+    var m = Self.live()
+    _ = m.on(.received(Self.event(seq: 11)), at: Self.at(2))
+    _ = m.on(.received(Self.event(seq: 13)), at: Self.at(2.1))  // gap: resync due
+    let answer = m.on(.snapshotAnswered(Self.snapshot(seq: 10)), at: Self.at(2.2))
+    #expect(Self.events(answer).isEmpty, "seq 10 is older than the 13 applied: no roll-back")
+  }
+
+  @Test func healthIsAskedOnScheduleAndItsFailureDropsTheStream() {
+    var m = Self.live()
+    #expect(m.nextWake == Self.at(5.1), "the first health check, 5 s after the stream opened")
+    #expect(m.on(.tick, at: Self.at(5.1)) == [.checkHealth])
+    #expect(Self.statuses(m.on(.healthy, at: Self.at(5.2))) == [.live])
+    _ = m.on(.tick, at: Self.at(10.1))
+    let failed = m.on(.unhealthy("no answer within 2 s"), at: Self.at(10.2))
+    #expect(failed.first == .closeStream)
+    #expect(Self.statuses(failed) == [.reconnecting])
+    #expect(m.phase == .waiting)
+  }
+
+  @Test func silenceDropsTheStream() {
+    var m = Self.live()
+    // Health answers would count as signs of life; here nothing is heard at all.
+    var t = 1.0
+    var actions: [M.Action] = []
+    while m.phase == .streaming && t < 60 {
+      t += 1
+      actions = m.on(.tick, at: Self.at(t))
+      if actions.contains(.checkHealth) { _ = m.on(.tick, at: Self.at(t)) }
+    }
+    #expect(t == 32, "30 s after the last frame at 1 s")
+    #expect(actions.first == .closeStream)
+    guard case .connection(_, .reconnecting, _, let detail)? = Self.delivered(actions).last else {
+      Issue.record("no reconnecting")
+      return
+    }
+    #expect(detail == "nothing heard for 30 s")
+  }
+
+  @Test func backoffGrowsThenShowsOfflineThenStartsAgainAfterAStableMinute() {
+    var m = M(origin: Self.origin, settings: Self.settings, seed: 7)
+    _ = m.on(.start, at: Self.at(0))
+    var now = 0.0
+    var delays: [Double] = []
+    var shown: [ConnectionStatus] = []
+    for _ in 0..<7 {
+      let ended = m.on(.streamEnded("cannot connect: Connection refused"), at: Self.at(now))
+      shown += Self.statuses(ended)
+      let retry = m.retryAt!
+      delays.append(Double(retry.millis - Self.at(now).millis) / 1000)
+      #expect(m.on(.tick, at: Instant(millis: retry.millis - 1)).isEmpty, "no try before its time")
+      now = Double(retry.millis - Self.at(0).millis) / 1000
+      #expect(m.on(.tick, at: retry).last == .openStream(topics: Event.topics))
+    }
+    for (i, d) in delays.enumerated() {
+      let base = min(30, Double(1 << i))
+      #expect(d >= base * 0.8 - 0.001 && d <= base * 1.2 + 0.001, "try \(i + 1) waited \(d) s")
+    }
+    #expect(shown.prefix(4).allSatisfy { $0 == .reconnecting })
+    #expect(shown.suffix(3).allSatisfy { $0 == .offline }, "a server that stays away is offline")
+    // Live for a minute, then a failure: the backoff starts again from 1 s.
+    _ = m.on(.opened, at: Self.at(now))
+    _ = m.on(.snapshotAnswered(Self.snapshot(seq: 1)), at: Self.at(now + 0.1))
+    _ = m.on(.received(Self.ack()), at: Self.at(now + 0.2))
+    for k in 1...12 {
+      let t = now + 0.2 + Double(k) * 5
+      if m.on(.tick, at: Self.at(t)).contains(.checkHealth) { _ = m.on(.healthy, at: Self.at(t)) }
+    }
+    _ = m.on(.streamEnded("server closed the connection"), at: Self.at(now + 61))
+    let wait = Double(m.retryAt!.millis - Self.at(now + 61).millis) / 1000
+    #expect(wait >= 0.8 && wait <= 1.2)
+  }
+
+  @Test func aStreamRefusedBeforeAnyAcknowledgementByAHealthyServerIsHealthOnly() {
+    var m = M(origin: Self.origin, settings: Self.settings, seed: 7)
+    _ = m.on(.start, at: Self.at(0))
+    _ = m.on(.opened, at: Self.at(0.1))
+    _ = m.on(.snapshotAnswered(ToolResponse(success: false, errorMessage: "unknown tool")), at: Self.at(0.2))
+    #expect(m.on(.streamEnded("Connection reset by peer"), at: Self.at(0.3)) == [.checkHealth])
+    let healthy = m.on(.healthy, at: Self.at(0.4))
+    guard case .connection(_, .live, _, let detail)? = Self.delivered(healthy).last else {
+      Issue.record("not live: \(healthy)")
+      return
+    }
+    #expect(detail == M.healthOnlyDetail)
+    #expect(m.phase == .healthOnly)
+    // Asked for health every interval; the stream tried again at the longest backoff.
+    #expect(m.on(.tick, at: Self.at(5.4)) == [.checkHealth])
+    _ = m.on(.healthy, at: Self.at(5.5))
+    let retry = m.retryAt!
+    #expect(Double(retry.millis - Self.at(0.4).millis) / 1000 >= 24)
+    #expect(m.on(.tick, at: retry).last == .openStream(topics: Event.topics))
+  }
+
+  @Test func stopSaysSoOnce() {
+    var m = Self.live()
+    let stop = m.on(.stop, at: Self.at(3))
+    #expect(stop.first == .closeStream)
+    #expect(Self.statuses(stop) == [.offline])
+    #expect(m.on(.stop, at: Self.at(4)).isEmpty)
+    #expect(m.on(.received(Self.event(seq: 11)), at: Self.at(5)).isEmpty)
+  }
+}

@@ -1,0 +1,128 @@
+import EventSources
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+import WallboardCore
+
+@testable import EventSources
+
+/// Finding an Orchestra workspace's store, and reading its database as the plugin wrote it.
+@Suite("Orchestra workspace: the store and its database", .serialized)
+struct WorkspaceTests {
+  @Test func sha256MatchesTheStandardAndPython() throws {
+    #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    for text in ["/home/ana/ws", String(repeating: "ü/", count: 300), "/"] {
+      let python = try Python.run(
+        "import hashlib, sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())", arguments: [text])
+      #expect(
+        SHA256.hex(Array(text.utf8)) == python.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.prefix(20))")
+    }
+  }
+
+  @Test func pathsAreCleanedLikeGoWithoutFollowingLinks() {
+    #expect(WorkspaceLocator.absolute("ws", from: "/home/ana") == "/home/ana/ws")
+    #expect(WorkspaceLocator.absolute("./a//b/../c/", from: "/x") == "/x/a/c")
+    #expect(WorkspaceLocator.absolute("/../..", from: "/x") == "/")
+  }
+
+  static func home() throws -> (TempDir, WorkspaceLocator) {
+    let dir = try TempDir("wallboard-home")
+    try FileManager.default.createDirectory(
+      at: dir.url.appendingPathComponent(".orchestra/db"), withIntermediateDirectories: true)
+    return (dir, WorkspaceLocator(home: dir.url.path, currentDirectory: "/home/ana"))
+  }
+
+  @Test func theIndexWinsThenTheHashRuleThenTheMarkdownTree() throws {
+    let (dir, locator) = try Self.home()
+    let db = dir.url.appendingPathComponent(".orchestra/db")
+    let ws = dir.url.appendingPathComponent("ws")
+    try FileManager.default.createDirectory(
+      at: ws.appendingPathComponent(".projects"), withIntermediateDirectories: true)
+    // Nothing but the markdown tree.
+    var found = locator.locate(workspace: ws.path)
+    #expect(found.store == .markdown(ws.path + "/.projects"))
+    // The hash rule's database.
+    let hashed = locator.hashedDatabase(for: ws.path)
+    #expect(hashed.hasSuffix(".db") && hashed.count == db.path.count + 1 + 16 + 3)
+    FileManager.default.createFile(atPath: hashed, contents: Data())
+    found = locator.locate(workspace: ws.path + "/")
+    #expect(found.store == .database(hashed))
+    #expect(found.detail == "SQLite \(hashed)")
+    // index.json, as the plugin writes it (sorted keys, 2-space indent, no final newline), maps
+    // another hash to the workspace (the standalone binary's "." registration): it wins.
+    FileManager.default.createFile(atPath: db.appendingPathComponent("0123456789abcdef.db").path, contents: Data())
+    try "{\n  \"0123456789abcdef\": \"\(ws.path)\",\n  \"ffffffffffffffff\": \"/elsewhere\"\n}".write(
+      to: db.appendingPathComponent("index.json"), atomically: true, encoding: .utf8)
+    found = locator.locate(workspace: ws.path)
+    #expect(found.store == .database(db.appendingPathComponent("0123456789abcdef.db").path))
+    #expect(found.detail.hasSuffix("(index.json)"))
+  }
+
+  @Test func neitherStoreIsSaidPlainly() throws {
+    let (dir, locator) = try Self.home()
+    let found = locator.locate(workspace: dir.url.appendingPathComponent("nowhere").path)
+    #expect(found.store == .none)
+    #expect(found.detail.hasPrefix("no database ("))
+  }
+
+  @Test func featuresReadAsThePluginWroteThem() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.project("api")
+    try ws.write(id: "FEAT-ABC", status: "in-progress", estimate: "M", labels: #"["sprint:s1","area:\u003cui\u003e"]"#)
+    try ws.write(id: "FEAT-DEF", project: "api", status: "in_review")
+    // A row the migration made: SQLite's own timestamp format, the DDL's defaults.
+    try ws.writer.sql(
+      "INSERT INTO features (id, project_id, title, created_at, updated_at) VALUES ('FEAT-OLD', 'web', 'Old', '2026-03-08 16:53:37', '2026-03-08 16:53:37')"
+    )
+    let db = try OrchestraDatabase(path: ws.path)
+    let (features, problems) = try db.features()
+    #expect(problems.isEmpty)
+    #expect(features.map(\.id) == ["FEAT-ABC", "FEAT-DEF", "FEAT-OLD"])
+    let abc = features[0]
+    #expect(abc.projectId == "web")
+    #expect(abc.status == "in-progress")
+    #expect(abc.estimate == "M")
+    #expect(abc.labels == ["sprint:s1", "area:<ui>"])
+    #expect(abc.ownSprintIds == ["s1"])
+    #expect(abc.updatedAt == Make.t("2026-11-03T10:00:00Z"))
+    #expect(features[1].status == "in-review", "spellings read by the contract's rule")
+    #expect(features[2].status == "backlog")
+    #expect(features[2].estimate == nil, "an empty estimate is none")
+    #expect(features[2].createdAt == Make.t("2026-03-08T16:53:37Z"))
+    #expect(try db.features(projects: ["api"]).features.map(\.id) == ["FEAT-DEF"])
+  }
+
+  @Test func theChangeLogIsReadAfterACursor() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-A", status: "todo")
+    try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-03T10:05:00Z")
+    try ws.delete(id: "FEAT-A")
+    let db = try OrchestraDatabase(path: ws.path)
+    #expect(try db.lastChange() == 3)
+    let changes = try #require(try db.changes(after: 1))
+    #expect(changes.map(\.action) == ["upsert", "delete"])
+    #expect(changes.map(\.entityID) == ["FEAT-A", "FEAT-A"])
+    #expect(changes[0].at == Make.t("2026-11-03T10:05:00Z"))
+    #expect(try db.feature(id: "FEAT-A") == nil)
+  }
+
+  @Test func anOlderSchemaReadsWithDefaultsAndBadRowsAreNamed() throws {
+    // Before 2026-03-20: no change_log; and a schema with fewer columns.
+    let ws = try OrchestraWorkspace(
+      ddl: "CREATE TABLE features (id TEXT PRIMARY KEY, title TEXT, status TEXT, labels TEXT, extra TEXT);")
+    try ws.writer.sql("INSERT INTO features VALUES ('FEAT-A', 'A', 'done', '[\"x\"]', 'ignored')")
+    try ws.writer.sql("INSERT INTO features VALUES ('FEAT-B', 'B', 'todo', 'not json', NULL)")
+    let db = try OrchestraDatabase(path: ws.path)
+    #expect(!db.hasChangeLog)
+    #expect(try db.changes(after: 0) == nil)
+    let (features, problems) = try db.features()
+    #expect(features.map(\.id) == ["FEAT-A"])
+    #expect(features.first?.projectId == nil)
+    #expect(problems.map(\.id) == ["FEAT-B"])
+    #expect(problems.first?.problem.hasPrefix("labels are not a JSON list") == true)
+  }
+}

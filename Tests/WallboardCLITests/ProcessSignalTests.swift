@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real executable as a service manager sees it: output through a pipe, stopped by signals.
+@Suite("The process under a service manager", .serialized)
+struct ProcessSignalTests {
+  static var binary: String { Paths.repoRoot.appendingPathComponent(".build/debug/wallboard").path }
+
+  /// Starts the board with `--display text` under `/bin/sh -c PREFIX exec …`, its output to a pipe.
+  static func start(_ shellPrefix: String) throws -> (Process, Pipe) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // A quiet source: the board redraws once a second, a frame of well under a buffer's size.
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    p.arguments = [
+      "-c", "\(shellPrefix) exec \"$0\" run --display text --source \"jsonl:$1\" --tz UTC", binary, events,
+    ]
+    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    return (p, out)
+  }
+
+  /// Reads from `pipe` until `enough` holds or `seconds` pass.
+  static func read(_ pipe: Pipe, seconds: Double, until enough: (String) -> Bool) -> String {
+    let fd = pipe.fileHandleForReading.fileDescriptor
+    var text = ""
+    let end = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while Date() < end, !enough(text) {
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 100) > 0 else { continue }
+      let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { break }
+      text += String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+    return text
+  }
+
+  @Test func theTextBoardReachesAPipeAtOnce() throws {
+    let (p, out) = try Self.start("")
+    defer { if p.isRunning { p.terminate() } }
+    // Block buffering held the first frame back for seconds; it must come at once.
+    let text = Self.read(out, seconds: 3) { $0.contains("Progress:") }
+    #expect(text.contains("Progress:"), "nothing reached the pipe within 3 s")
+    p.terminate()
+    p.waitUntilExit()
+  }
+
+  @Test func autoWithADisplayThatCannotBeReachedFallsBackToTheConsole() throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: Self.binary)
+    p.arguments = ["run", "--display", "auto", "--source", "sim", "--tz", "UTC"]
+    // A display server is named, but there is none: `auto` must not run invisibly.
+    p.environment = [
+      "WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin", "DISPLAY": ":555",
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    defer { if p.isRunning { p.terminate() } }
+    let text = Self.read(out, seconds: 20) { $0.contains("Progress:") }
+    #expect(text.contains("Progress:"), "the text board is drawn instead")
+    p.terminate()
+    p.waitUntilExit()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.contains("using --display text"), "\(message)")
+  }
+
+  @Test func sigintStopsTheBoardEvenWhenTheParentIgnoredIt() throws {
+    // `trap '' INT` makes the shell ignore SIGINT, and an ignored signal stays ignored across exec.
+    let (p, out) = try Self.start("trap '' INT;")
+    defer { if p.isRunning { p.terminate() } }
+    #expect(Self.read(out, seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
+    kill(p.processIdentifier, SIGINT)
+    let end = Date().addingTimeInterval(5)
+    while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+    #expect(!p.isRunning, "SIGINT did not stop the board")
+  }
+}
