@@ -127,6 +127,15 @@ let package = Package(
         "EventSources", "WallboardCore", "Wire", "PNG",
       ],
       swiftSettings: strict),
+    // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,
+    // projected and drawn in process (`make fuzz` runs more cases).
+    .testTarget(
+      name: "FuzzTests",
+      dependencies: [
+        "WallboardCore", "Wire", "EventSources", "Projections", "Raster", "Glyphs", "Themes", "Layout", "Widgets",
+        "WallboardCLI", "TestSupport",
+      ],
+      swiftSettings: strict),
     // The tree `make install` produces, run without the toolchain (make test installs it first).
     .testTarget(name: "InstallTests", dependencies: ["TestSupport"], swiftSettings: strict),
   ],
