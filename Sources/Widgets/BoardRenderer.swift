@@ -97,7 +97,7 @@ public struct BoardRenderer {
   /// them out.
   public func keepClear(width: Int, height: Int, bannerShown: Bool, style: Style, scale: Double = 1) -> [Rect] {
     let banner = Banner.rect(width: width, height: height, style: style)
-    let pageHeight = bannerShown ? Int(banner.minY) : height
+    let pageHeight = bannerShown ? Int(saturating: banner.minY) : height
     let frames = layout.frames(page: page, width: width, height: pageHeight, scale: scale, unitHeight: height)
     var areas = frames.filter { $0.0.kind == "header" }.map {
       HeaderWidget.clockArea(in: $0.1, style: style, painter: painter)
