@@ -17,8 +17,7 @@ struct OptionSpec: Sendable {
 enum OptionTable {
   static let displays = "auto, sdl, fb[:DEVICE], term, text, png:PATH"
   /// The frame cap, for messages: `Canvas.maxFrameSide` and `Canvas.maxFramePixels`.
-  static let frameCap =
-    "sides at most \(Canvas.maxFrameSide), at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
+  static let frameCap = "at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
 
   static let all: [OptionSpec] = [
     OptionSpec(
@@ -68,7 +67,10 @@ enum OptionTable {
       guard parts.count == 3, let w = parts[0], let h = parts[1], let b = parts[2],
         Canvas.frameFits(width: w, height: h),
         [16, 24, 32].contains(b)
-      else { throw .usage("--fb-geometry: \"\(v)\" is not WxHxBPP (\(frameCap), BPP 16, 24 or 32)") }
+      else {
+        throw .usage(
+          "--fb-geometry: \"\(v)\" is not WxHxBPP (sides 1 to \(Canvas.maxFrameSide), \(frameCap); BPP 16, 24 or 32)")
+      }
       o.fbGeometry = (w, h, b)
     },
     OptionSpec(
@@ -90,7 +92,7 @@ enum OptionTable {
       let parts = v.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 16, h >= 16,
         Canvas.frameFits(width: w, height: h)
-      else { throw .usage("--size: \"\(v)\" is not WxH with sides from 16 (\(frameCap))") }
+      else { throw .usage("--size: \"\(v)\" is not WxH with sides from 16 to \(Canvas.maxFrameSide), \(frameCap)") }
       o.size = (w, h)
     },
     OptionSpec(

@@ -12,8 +12,8 @@ import Widgets
 /// `WALLBOARD_FUZZ_ONLY=N` runs case N alone, `WALLBOARD_FUZZ_TRACE=1` prints each case number
 /// before it runs (so that a crash names its case).
 struct FuzzConfig: Sendable {
-  /// Event files of the worked example's 9 lines and up to 4 more: about 5,500 mutated lines.
-  var eventCases = 500
+  /// Event files of 6 to 13 lines: about 5,300 mutated lines.
+  var eventCases = 600
   var layoutCases = 1000
   var seed: UInt64 = 9
   var only: Int?
