@@ -1,5 +1,6 @@
 public import Projections
 public import WallboardCore
+internal import Raster
 internal import Widgets
 
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
@@ -22,8 +23,10 @@ public enum TextBoard {
       let rem = b.remaining.compactMap { $0 }
       let top = max(b.committed, b.scope.compactMap { $0 }.max() ?? 0, 1)
       let bars = Array("▁▂▃▄▅▆▇█")
-      let spark = String(rem.map { bars[min(7, Int(($0 / top) * 7.999))] })
-      let ideal = String(b.ideal.map { bars[min(7, Int(($0 / top) * 7.999))] })
+      // One of eight bars for a share of the top, whatever the value (never below 0 or past 7).
+      func bar(_ v: Double) -> Character { bars[max(0, min(7, Int(saturating: v / top * 7.999)))] }
+      let spark = String(rem.map(bar))
+      let ideal = String(b.ideal.map(bar))
       let u = b.unit == .points ? "points" : "features"
       lines.append(
         "Burndown (\(u)\(b.unestimated > 0 ? ", \(b.unestimated) unestimated" : "")): remaining \(Numbers.short(rem.last ?? 0)) of \(Numbers.short(b.committed)) committed"

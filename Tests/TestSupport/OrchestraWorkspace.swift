@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// A real-format Orchestra workspace database, built from the storage reference
 /// (`orchestra-storage.md` §1c–1d) by a second process that writes as the plugin does.

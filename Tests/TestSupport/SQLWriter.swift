@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// A second process writing an SQLite database as Orchestra's storage plugin does
 /// (`Tests/WorkspaceWriter/sqlwriter.py`, on Python's own sqlite3): tests read what it wrote.

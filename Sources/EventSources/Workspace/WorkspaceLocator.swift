@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import Wire
 
 /// Where an Orchestra workspace keeps its truth (`orchestra-storage.md` §1a, §2a): the storage
