@@ -1,6 +1,6 @@
 public import Projections
-public import WallboardCore
 internal import Raster
+public import WallboardCore
 internal import Widgets
 
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
