@@ -35,6 +35,19 @@ extension EventSource {
   public var ownClock: (@Sendable () -> Instant)? { nil }
 }
 
+/// A source that is only ever followed: it has no end to read to.
+public protocol LiveEventSource: EventSource {}
+
+extension LiveEventSource {
+  public var isFinite: Bool { false }
+
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
+  }
+}
+
 /// A source that could not be read: what and why.
 public struct SourceError: Error, Hashable, Sendable, CustomStringConvertible {
   public var source: String

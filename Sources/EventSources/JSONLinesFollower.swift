@@ -34,7 +34,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
   public func stop() { lock.withLock { stopped = true } }
   var isStopped: Bool { lock.withLock { stopped } }
 
-  static func now() -> Instant { Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
+  static func now() -> Instant { SystemClock.now() }
 
   private func readStandardInput(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var decoder = LineDecoder(origin: origin, label: "stdin")

@@ -8,7 +8,7 @@ internal import Wire
 /// socket I/O (one long-lived subscription stream, short connections for `board_snapshot` and
 /// health) and the waiting, on a thread of its own, and feeds what happened back to the machine
 /// at instants of the one clock it was given.
-public final class OrchestraSource: EventSource, @unchecked Sendable {
+public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
   /// Timings; tests shorten them.
   public struct Settings: Sendable {
     public var connectTimeout = 5.0
@@ -33,18 +33,13 @@ public final class OrchestraSource: EventSource, @unchecked Sendable {
   /// - Parameter clock: the one clock (the board's); the machine reads no other.
   public init(
     host: String, port: Int, origin: String, settings: Settings = Settings(),
-    clock: @escaping @Sendable () -> Instant = OrchestraSource.realClock
+    clock: @escaping @Sendable () -> Instant = SystemClock.now
   ) {
     self.host = host
     self.port = port
     self.origin = origin
     self.settings = settings
     self.clock = clock
-  }
-
-  /// The system clock, to the millisecond.
-  public static let realClock: @Sendable () -> Instant = {
-    Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
   }
 
   /// When the source will next try to connect, while it waits to.
@@ -66,15 +61,6 @@ public final class OrchestraSource: EventSource, @unchecked Sendable {
   }
 
   var isStopped: Bool { lock.withLock { stopped } }
-
-  /// A server is followed, never read to an end.
-  public let isFinite = false
-
-  public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
-  ) throws(SourceError) -> Instant? {
-    preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
-  }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var machine = OrchestraSessionMachine(

@@ -50,11 +50,11 @@ public final class SimDriver: @unchecked Sendable {
       let decoder = LineDecoder(origin: origin, label: origin)
       var n = 0
       let now0 = team.defaultNow
-      deliver(.connection(origin: origin, status: .live, at: App0.real(), detail: "simulated"))
+      deliver(.connection(origin: origin, status: .live, at: SystemClock.now(), detail: "simulated"))
       while timeline.peekTime() <= now0 {
         let (_, line) = timeline.next()
         n += 1
-        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: App0.real()))
+        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: SystemClock.now()))
       }
       while !isStopped {
         let next = timeline.peekTime()
@@ -71,14 +71,9 @@ public final class SimDriver: @unchecked Sendable {
         if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.25)); continue }
         let (_, line) = timeline.next()
         n += 1
-        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: App0.real()))
+        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: SystemClock.now()))
       }
     }
     thread.start()
   }
-}
-
-/// The real clock, for receive times.
-enum App0 {
-  static func real() -> Instant { Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
 }

@@ -21,9 +21,7 @@ public struct App {
     self.now = now
   }
 
-  @Sendable public static func wallClock() -> Instant {
-    Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-  }
+  @Sendable public static func wallClock() -> Instant { SystemClock.now() }
 
   /// Runs the command line; returns the exit code.
   public func main(_ args: [String]) -> Int32 {

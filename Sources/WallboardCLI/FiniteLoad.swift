@@ -32,7 +32,7 @@ public struct FiniteLoad: Sendable {
     func apply(_ input: BoardInput) { Reducer.reduce(into: &state, input) }
     let sources = try SourceSet.make(
       options.effectiveSources, environment: environment ?? ProcessInfo.processInfo.environment,
-      clock: clock ?? OrchestraSource.realClock)
+      clock: clock ?? SystemClock.now)
     for source in sources where source.isFinite {
       do throws(SourceError) {
         if let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline, deliver: apply) {

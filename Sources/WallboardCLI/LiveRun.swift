@@ -22,12 +22,13 @@ struct LiveRun {
       try SourceSet.make(options.effectiveSources, environment: environment, clock: now), inbox: inbox)
     defer { sources.stop() }
     var settings = LiveSettings(options)
-    let clock = BoardClock(now: sources.clock(real: now))
+    // The board's clock: the simulation's when every source is simulated, else the real one.
+    let boardTime = sources.clock(real: now)
 
     let display = try Displays.open(options, environment: environment, console: console)
     defer { display.close() }
     if case .text = display.kind {
-      try runText(inbox: inbox, zone: settings.zone, clock: clock)
+      try runText(inbox: inbox, zone: settings.zone, boardTime: boardTime)
       return
     }
     let resources = try Resources.locate(environment: environment)
@@ -95,7 +96,7 @@ struct LiveRun {
         let wall = now()
         let started = Date()
         let frame = FrameModel(
-          state: state, at: clock.boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
+          state: state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
           reconnectAt: sources.reconnectAt)
         // The panel goes where it covers neither the clock nor the banner. One that moved, changed
         // size or went away leaves nothing behind: the frame is then drawn in full.
@@ -141,7 +142,7 @@ struct LiveRun {
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   /// The text board, redrawn on change and once a second.
-  func runText(inbox: Inbox, zone: Zone, clock: BoardClock) throws(CLIError) {
+  func runText(inbox: Inbox, zone: Zone, boardTime: @Sendable () -> Instant) throws(CLIError) {
     var state = BoardState(settings: options.boardSettings)
     var lastDraw = Date.distantPast
     var dirty = true
@@ -150,7 +151,7 @@ struct LiveRun {
       for i in inputs { Reducer.reduce(into: &state, i) }
       if !inputs.isEmpty { dirty = true }
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
-        let text = TextBoard.render(state: state, at: clock.boardTime(), now: now(), zone: zone, unit: options.unit)
+        let text = TextBoard.render(state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()
         dirty = false
@@ -158,11 +159,4 @@ struct LiveRun {
       inbox.wait(timeout: 1.0 / 30)
     }
   }
-}
-
-/// The board's clock: the simulation's when every source is simulated, else the real one.
-struct BoardClock {
-  let now: @Sendable () -> Instant
-
-  func boardTime() -> Instant { now() }
 }

@@ -10,18 +10,23 @@ import Widgets
 /// Hot reload: a changed layout appears in the next frame; a broken one keeps the old and says why.
 @Suite("Hot reload")
 struct ReloadTests {
-  @Test func changedLayoutAppearsAndBrokenOneIsRefused() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-reload-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("mine.layout")
+  /// A layout file of one progress widget, its scene and a reload watch on it.
+  static func watchedLayout() throws -> (dir: TempDir, file: URL, scene: Scene, watch: ReloadWatch) {
+    let dir = try TempDir("wallboard-reload")
+    let file = dir.url.appendingPathComponent("mine.layout")
     try "name = mine\ndescription = one\ngrid = 1 x 1\nprogress 0 0 1 1\n".write(
       to: file, atomically: true, encoding: .utf8)
     var options = Options()
     options.layout = file.path
     let resources = Resources(root: Paths.repoRoot.path)
-    var scene = try Scene.load(options, resources: resources)
-    var watch = ReloadWatch(options: options, resources: resources)
+    return (
+      dir, file, try Scene.load(options, resources: resources), ReloadWatch(options: options, resources: resources)
+    )
+  }
+
+  @Test func changedLayoutAppearsAndBrokenOneIsRefused() throws {
+    var (dir, file, scene, watch) = try Self.watchedLayout()
+    _ = dir
     #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["progress"])
 
     let at = Make.t("2026-11-06T12:00:00Z")
@@ -164,15 +169,8 @@ struct HugeLayoutNumberTests {
   }
 
   @Test func aReloadKeepsTheOldLayoutAndSaysWhy() throws {
-    let dir = try TempDir()
-    let file = dir.url.appendingPathComponent("mine.layout")
-    try "name = mine\ndescription = one\ngrid = 1 x 1\nprogress 0 0 1 1\n".write(
-      to: file, atomically: true, encoding: .utf8)
-    var options = Options()
-    options.layout = file.path
-    let resources = Resources(root: Paths.repoRoot.path)
-    var scene = try Scene.load(options, resources: resources)
-    var watch = ReloadWatch(options: options, resources: resources)
+    var (dir, file, scene, watch) = try ReloadTests.watchedLayout()
+    _ = dir
     try Self.text.write(to: file, atomically: true, encoding: .utf8)
     let message = watch.check(&scene, force: true)
     #expect(message?.contains("mine.layout:4: header:") == true, "\(message ?? "nil")")

@@ -13,14 +13,13 @@ public import WallboardCore
 /// has no change log, was replaced (the log's last id went back, or the file is another), or
 /// its rows changed without log rows (a cascade, a migration: the fingerprint moved). A missing
 /// file is offline until it appears; a locked one is tried again at the next poll.
-public final class OrchestraDBSource: EventSource, @unchecked Sendable {
+public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   public let origin: String
   /// Where the database is: a fixed file, or found again (through the locator) on every try.
   public let locate: @Sendable () -> (path: String?, detail: String)
   public var pollInterval = 1.0
   /// How often the fingerprint is compared, to catch changes without change-log rows.
   public var fingerprintInterval = 60.0
-  public let isFinite = false
   private let projects: Set<String>?
   private let clock: @Sendable () -> Instant
   private let lock = NSLock()
@@ -29,7 +28,7 @@ public final class OrchestraDBSource: EventSource, @unchecked Sendable {
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
   public init(
-    origin: String, projects: Set<String>? = nil, clock: @escaping @Sendable () -> Instant = OrchestraSource.realClock,
+    origin: String, projects: Set<String>? = nil, clock: @escaping @Sendable () -> Instant = SystemClock.now,
     locate: @escaping @Sendable () -> (path: String?, detail: String)
   ) {
     self.origin = origin
@@ -46,12 +45,6 @@ public final class OrchestraDBSource: EventSource, @unchecked Sendable {
 
   public func stop() { lock.withLock { stopped = true } }
   private var isStopped: Bool { lock.withLock { stopped } }
-
-  public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
-  ) throws(SourceError) -> Instant? {
-    preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
-  }
 
   /// What the follower holds between polls.
   struct Following {
