@@ -25,14 +25,6 @@ enum OptionTable {
     ) { o, v throws(CLIError) in
       let spec: SourceSpec
       do throws(SourceSpecError) { spec = try SourceSpec.parse(v) } catch { throw .usage(error.description) }
-      // The simulated team plans two-week sprints from a Monday: another day would be moved
-      // silently.
-      if case .sim(_, _, let start) = spec, start.weekday != .mon {
-        let monday = start.adding(days: -Weekday.allCases.firstIndex(of: start.weekday)!)
-        throw .usage(
-          "--source \"\(v)\": start \(start) is a \(weekdayName(start.weekday)); the simulated sprints start on a "
-            + "Monday (such as \(monday))")
-      }
       o.sources.append(spec)
     },
     OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") {
@@ -203,10 +195,6 @@ enum OptionTable {
   ]
 
   static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
-
-  static func weekdayName(_ d: Weekday) -> String {
-    ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][Weekday.allCases.firstIndex(of: d)!]
-  }
 
   static func nonEmpty(_ name: String, _ v: String) throws(CLIError) {
     if v.isEmpty { throw .usage("\(name) needs a value") }

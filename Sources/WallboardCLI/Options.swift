@@ -49,7 +49,6 @@ public struct Options: Sendable {
 
   /// The sources, or the simulated team when none was named.
   public var effectiveSources: [SourceSpec] {
-    sources.isEmpty
-      ? [.sim(seed: 1, speed: SourceSpec.defaultSpeed, start: SimulatedTeam.defaultStart)] : sources
+    sources.isEmpty ? [SourceSpec(SimSource.Spec())] : sources
   }
 }

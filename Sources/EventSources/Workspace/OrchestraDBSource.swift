@@ -199,3 +199,32 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     }
   }
 }
+
+extension OrchestraDBSource {
+  /// `orchestra-db:PATH`: the database file, or a workspace folder whose database the locator
+  /// finds (again on every try: it may appear later).
+  public struct Spec: SourceConfiguration {
+    public var path: String
+    public var name: String { "orchestra-db:" + path }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      let locator = context.locator
+      let path = path
+      return OrchestraDBSource(origin: name, projects: context.projects, clock: context.clock) {
+        if WorkspaceLocator.isDirectory(path) {
+          let found = locator.locate(workspace: path)
+          if case .database(let db) = found.store { return (db, found.detail) }
+          return (nil, "\(found.workspace): no Orchestra database (\(locator.hashedDatabase(for: found.workspace)))")
+        }
+        let file = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
+        return WorkspaceLocator.isFile(file) ? (file, "SQLite \(file)") : (nil, "\(file): no such database yet")
+      }
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "orchestra-db:PATH" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      try value(of: text, after: "orchestra-db:", needs: "a path").map { Spec(path: $0) }
+    }
+  }
+}
