@@ -62,11 +62,12 @@ public enum InspectReport {
           "tallies",
           .array(
             tallies.map { t in
-              .object(
-                JSONObject([
-                  ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
-                  ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
-                ]))
+              var fields: [(String, JSONValue)] = [
+                ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
+                ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
+              ]
+              if let c = t.countsAs { fields.append(("counts_as", .string(c))) }
+              return .object(JSONObject(fields))
             })
         ),
         (
