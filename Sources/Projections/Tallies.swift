@@ -95,7 +95,8 @@ extension Tally {
       for old in oldSpellings[s.id] ?? [] {
         guard let (count, points) = byState[old] else { continue }
         out.append(
-          Tally(state: old, label: old, count: count, points: points, terminal: s.terminal, known: true, countsAs: s.id))
+          Tally(state: old, label: old, count: count, points: points, terminal: s.terminal, known: true, countsAs: s.id)
+        )
       }
     }
     var order = state.statusOrder.filter { unknown[$0] != nil }
