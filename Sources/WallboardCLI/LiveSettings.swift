@@ -1,10 +1,12 @@
 internal import Projections
+internal import WallboardCore
 
 /// The options a running board takes from the config file again on every reload, besides the
 /// scene (layout, themes, theme, variant, scale): the time zone, the burndown unit, the night
-/// schedule, burn-in protection and the diagnostics panel.
+/// schedule, burn-in protection, the diagnostics panel, the declared sprints (delivered again as
+/// their source's snapshot when they changed) and `--active-sprint`.
 ///
-/// Sources, the display, `--size`, `--rotate`, `--fb-geometry`, the workflow and the estimate
+/// The filters (`--project`, `--label`, `--assignee`) are the reducer's: read at start. Sources, the display, `--size`, `--rotate`, `--fb-geometry`, the workflow and the estimate
 /// scale are read once, at start: changing them needs a restart.
 struct LiveSettings: Equatable {
   var zone: Zone
@@ -12,6 +14,8 @@ struct LiveSettings: Equatable {
   var night: [String]
   var pixelShift: String
   var diagnostics: Bool
+  var sprints: [Sprint]
+  var activeSprint: String?
 
   init(_ o: Options) {
     zone = o.timeZone ?? .current
@@ -19,6 +23,8 @@ struct LiveSettings: Equatable {
     night = o.night
     pixelShift = o.pixelShift
     diagnostics = o.diagnostics
+    sprints = o.sprints
+    activeSprint = o.activeSprint
   }
 
   /// Whether burn-in protection moves the frame on a display that does or does not fill its screen.

@@ -6,9 +6,12 @@ internal import Widgets
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
 /// burndown sparkline, the tallies, progress, sources and recent changes. Pure.
 public enum TextBoard {
-  public static func render(state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice) -> String {
+  /// - Parameter activeSprint: the sprint `--active-sprint` forces, if any.
+  public static func render(
+    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil
+  ) -> String {
     var lines: [String] = []
-    let sprint = state.activeSprint()
+    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let sources = SourceStatus.compute(state: state, now: now)
     if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
       let since = down.lastHeard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? ""
@@ -37,9 +40,13 @@ public enum TextBoard {
         lines.append(
           "  scope \(c.date): \(c.featureId) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(Numbers.short(c.delta))")
       }
+    } else if let missing = state.missingSprint(preferred: activeSprint) {
+      lines.append("Sprint \(missing) not found (--active-sprint)")
     } else {
       lines.append("No sprint yet")
     }
+    let f = state.settings.filter
+    if !f.isEmpty { lines.append("Showing " + HeaderModel.scopeText(f, titleNamesProjects: false)) }
     let scope = BoardScope(state: state, sprint: sprint)
     let p = Progress.compute(state: state, scope: scope)
     lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.percent(p)))")
