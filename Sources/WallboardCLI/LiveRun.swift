@@ -19,7 +19,9 @@ struct LiveRun {
   func run() throws(CLIError) {
     let inbox = Inbox()
     let sources = SourceSet.start(
-      try SourceSet.make(options.effectiveSources, declared: options.sprints, environment: environment, clock: now),
+      try SourceSet.make(
+        options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
+        environment: environment, clock: now),
       inbox: inbox)
     defer { sources.stop() }
     var settings = LiveSettings(options)
