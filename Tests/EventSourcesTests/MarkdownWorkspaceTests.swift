@@ -39,6 +39,8 @@ struct MarkdownWorkspaceTests {
     #expect(quo.feature.updatedAt == Make.t("2026-03-02T10:30:00Z"))
     #expect(quo.body.hasSuffix("**in-progress -> in-testing** (2026-03-02T10:30:00Z):\nTests pass.\n"))
     #expect(ws.read(projects: ["elsewhere"]).records.isEmpty)
+    let project = try ws.project("orchestra-swift").get()
+    #expect(project.name == "orchestra-swift" && project.variant == .plugin)
   }
 
   @Test func theExportIsRecognisedAndRead() throws {
@@ -53,6 +55,8 @@ struct MarkdownWorkspaceTests {
     #expect(f.feature.title == "Fix: login # twice")
     #expect(f.feature.status == "in-progress" && f.feature.estimate == "M" && f.feature.assignee == nil)
     #expect(f.feature.labels.isEmpty && f.feature.updatedAt == nil)
+    let project = try ws.project("web").get()
+    #expect(project.name == "Web app" && project.variant == .exportMarkdown)
   }
 
   @Test func aWorkspaceBuiltByTheWriterReadsBackAsWritten() throws {
@@ -210,4 +214,23 @@ struct MarkdownWorkspaceTests {
       ])
     #expect(f.look(MarkdownWorkspace.Listing(), at: Instant(millis: t)) { _ in .failure(bad) }.isEmpty)
   }
+
+  @Test func aFeatureInTwoFilesStaysWhileOneRemains() {
+    var f = MarkdownFollower()
+    var listing = MarkdownWorkspace.Listing()
+    listing.entries["/p/A.md"] = Self.entry("/p/A.md", size: 5)
+    listing.entries["/p/A-copy.md"] = Self.entry("/p/A-copy.md", size: 5)
+    #expect(f.look(listing, at: Instant(millis: 0)) { _ in .success(Self.record("A", status: "todo")) }.count == 2)
+    listing.entries["/p/A-copy.md"] = nil
+    #expect(
+      f.look(listing, at: Instant(millis: 10)) { _ in .success(Self.record("A", status: "todo")) } == [
+        .upserted(Self.record("A", status: "todo"))
+      ])
+    #expect(
+      f.look(MarkdownWorkspace.Listing(), at: Instant(millis: 20)) { _ in .failure(Self.torn) } == [
+        .deleted(id: "A", path: "/p/A.md")
+      ])
+  }
+
+  static let torn = MarkdownWorkspace.Problem(file: "/p/A.md", problem: "empty file", mayBeTorn: true)
 }

@@ -53,7 +53,14 @@ public struct MarkdownFollower: Sendable {
   ) -> [Output] {
     var out: [Output] = []
     for path in Set(seen.keys).union(retries.keys).union(shown.keys) where listing.entries[path] == nil {
-      if let gone = shown.removeValue(forKey: path) { out.append(.deleted(id: gone.feature.id, path: path)) }
+      if let gone = shown.removeValue(forKey: path) {
+        // Another file that holds the same feature (a copy, a link) shows it still.
+        if let other = shown.values.first(where: { $0.feature.id == gone.feature.id }) {
+          out.append(.upserted(other))
+        } else {
+          out.append(.deleted(id: gone.feature.id, path: path))
+        }
+      }
       seen[path] = nil
       retries[path] = nil
     }

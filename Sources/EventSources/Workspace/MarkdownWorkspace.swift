@@ -1,5 +1,6 @@
 internal import Foundation
 public import WallboardCore
+internal import Wire
 
 /// Reads an Orchestra workspace's markdown tree `<ws>/.projects/` as plugin-storage-markdown
 /// writes it (`orchestra-storage.md` §2): every `<slug>/features/*.md`, its front matter as a
@@ -171,11 +172,52 @@ public struct MarkdownWorkspace: Sendable {
     return .success(record)
   }
 
-  /// A project's `project.json`: whether the export wrote it (as real JSON), nil when unreadable.
-  public func projectVariant(_ path: String) -> Variant? {
-    guard case .success(let b) = MarkdownTree.read(path, limit: limits.maxFileBytes) else { return nil }
-    return b.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{")
-      ? .exportMarkdown : .plugin
+  /// A project folder's `project.json`: its name, and which writer made it.
+  public struct Project: Hashable, Sendable {
+    public var slug: String
+    public var name: String?
+    public var variant: Variant
+  }
+
+  /// Reads `<slug>/project.json`: front matter only as the plugin writes it (despite the
+  /// name), or real JSON (`{"slug":…,"name":…}`) as the export writes it.
+  public func project(_ slug: String) -> Result<Project, Problem> {
+    let path = root + "/" + slug + "/project.json"
+    let bytes: [UInt8]
+    switch MarkdownTree.read(path, limit: limits.maxFileBytes) {
+    case .success(let b): bytes = b
+    case .failure(.missing): return .failure(Problem(file: path, problem: "no such file"))
+    case .failure(.tooLarge(let n)):
+      return .failure(Problem(file: path, problem: "\(n) bytes: larger than \(limits.maxFileBytes)"))
+    case .failure(.failed(let why)): return .failure(Problem(file: path, problem: why))
+    }
+    if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") {
+      do {
+        guard case .object(let o) = try JSONParser.parse(bytes, limits: JSONLimits(maxDepth: 4)) else {
+          return .failure(Problem(file: path, problem: "not a JSON object"))
+        }
+        guard case .string(let name)? = o["name"] else {
+          return .success(Project(slug: slug, name: nil, variant: .exportMarkdown))
+        }
+        return .success(Project(slug: slug, name: name, variant: .exportMarkdown))
+      } catch {
+        return .failure(Problem(file: path, problem: "not JSON: \(error)"))
+      }
+    }
+    do {
+      let fm = try FrontMatter.parse(bytes, file: path, limits: limits.frontMatter)
+      return .success(Project(slug: slug, name: fm["name"]?.text, variant: .plugin))
+    } catch {
+      return .failure(Problem(file: path, line: error.line, problem: error.reason, mayBeTorn: error.mayBeTorn))
+    }
+  }
+
+  /// Whether any project of the listing is the export's (its `project.json` is JSON).
+  func hasExportedProject(_ listing: Listing) -> Bool {
+    listing.projectFiles.keys.contains { slug in
+      if case .success(let p) = project(slug) { return p.variant == .exportMarkdown }
+      return false
+    }
   }
 
   /// Everything: the feature files of `projects`, read, sorted by feature id.
@@ -193,9 +235,7 @@ public struct MarkdownWorkspace: Sendable {
     records.sort { ($0.feature.id, $0.path) < ($1.feature.id, $1.path) }
     problems.sort { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
     var variant = records.contains { $0.variant == .exportMarkdown } ? Variant.exportMarkdown : .plugin
-    if variant == .plugin, listing.projectFiles.values.contains(where: { projectVariant($0) == .exportMarkdown }) {
-      variant = .exportMarkdown
-    }
+    if variant == .plugin && hasExportedProject(listing) { variant = .exportMarkdown }
     return Snapshot(records: records, problems: problems, variant: variant)
   }
 

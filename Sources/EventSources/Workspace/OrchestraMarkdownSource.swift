@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 public import WallboardCore
 
 /// How the markdown source waits for the tree to change: the shared `FileWatcher` (inotify,
@@ -22,7 +22,8 @@ protocol ChangeWaiting: Sendable {
 /// changed feature file — `feature.created` with the whole feature, or `feature.deleted` for a
 /// removed file of a feature it showed — timed by the file's `updated_at`, else its mtime. A
 /// half-written file is read again before it is reported (see `MarkdownFollower`). Live every
-/// few seconds while quiet; idle, it only waits (and looks again every `rescanInterval`).
+/// few seconds while quiet; idle, it only waits (and looks again every `rescanInterval`, or
+/// less often on a large tree).
 public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable {
   public let origin: String
   public let tree: MarkdownWorkspace
@@ -32,8 +33,12 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   public var maxGather = 1.0
   /// How often the source says it is live while nothing changes.
   public var aliveInterval = 5.0
-  /// How often the tree is looked at even when the waiter reported nothing (a safety net).
+  /// How often the tree is looked at even when the waiter reported nothing (a safety net);
+  /// on a large tree less often, so that these looks cost at most 0.2 % of a core.
   public var rescanInterval = 10.0
+  /// What the last look cost, in seconds.
+  private var lookCost = 0.0
+  private var safetyInterval: Double { max(rescanInterval, lookCost * 500) }
   private let projects: Set<String>?
   private let clock: @Sendable () -> Instant
   private let waiter: any ChangeWaiting
@@ -101,10 +106,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         aliveAt = now
         lookedAt = now
       } else if changed || follower!.nextRetry.map({ $0 <= now }) == true
-        || now.millis - lookedAt.millis >= Int64(rescanInterval * 1000)
+        || now.millis - lookedAt.millis >= Int64(safetyInterval * 1000)
       {
         let v = look(&follower!, variant: variant, deliver)
         lookedAt = now
+        lookCost = Double(Self.monotonic().millis - now.millis) / 1000
         if v != variant {
           variant = v
           aliveAt = Instant(millis: 0)
@@ -123,7 +129,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   /// should say it is live, or the safety look is due; whether something changed.
   private func waitForChange(follower: MarkdownFollower?, aliveAt: Instant, lookedAt: Instant) -> Bool {
     let now = Self.monotonic()
-    var until = min(aliveAt.millis + Int64(aliveInterval * 1000), lookedAt.millis + Int64(rescanInterval * 1000))
+    var until = min(aliveAt.millis + Int64(aliveInterval * 1000), lookedAt.millis + Int64(safetyInterval * 1000))
     if let retry = follower?.nextRetry { until = min(until, retry.millis) }
     let timeout = follower == nil ? 1.0 : max(0.01, Double(until - now.millis) / 1000)
     guard !waiter.wait(timeout: timeout).isEmpty else { return false }
@@ -154,11 +160,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       case .deleted: break
       }
     }
-    if variant == .plugin,
-      listing.projectFiles.values.contains(where: { tree.projectVariant($0) == .exportMarkdown })
-    {
-      variant = .exportMarkdown
-    }
+    if variant == .plugin && tree.hasExportedProject(listing) { variant = .exportMarkdown }
     features.sort { $0.id < $1.id }
     deliver(
       .event(
