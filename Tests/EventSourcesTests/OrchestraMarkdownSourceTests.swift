@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import EventSources
+
 /// `orchestra-md:`: the board follows a `.projects/` tree while a second process writes it as
 /// the plugin does.
 @Suite("Following an Orchestra markdown tree", .serialized)
@@ -109,6 +111,26 @@ struct OrchestraMarkdownSourceTests {
       } != nil)
   }
 
+  /// A push hint makes the source look at once: here its waiter never reports a change, and its
+  /// safety look is a minute away, so only the hint can bring the change in time.
+  @Test func aHintIsALookNow() throws {
+    let dir = try TempDir()
+    let writer = try MarkdownWriter(workspace: dir.url.path)
+    defer { writer.stop() }
+    try writer.feature(["id": "FEAT-A", "title": "A", "status": "todo"])
+    let source = OrchestraMarkdownSource(
+      origin: "orchestra-md:hint", workspace: dir.url.path, projects: nil, clock: SystemClock.now,
+      waiter: DeafWaiter())
+    source.rescanInterval = 60
+    let board = LiveBoard()
+    source.start { board.put($0) }
+    defer { source.stop() }
+    #expect(board.wait(5) { $0.features["FEAT-A"]?.status == "todo" })
+    try writer.feature(["id": "FEAT-A", "title": "A", "status": "done"])
+    source.lookNow()
+    #expect(Self.latency("a change with a hint", board) { $0.features["FEAT-A"]?.status == "done" } != nil)
+  }
+
   @Test func theExportSaysWhatItLacks() throws {
     let (source, board) = Self.follow(Paths.fixtures.appendingPathComponent("markdown/export").path)
     defer { source.stop() }
@@ -116,6 +138,26 @@ struct OrchestraMarkdownSourceTests {
     #expect(
       board.board().origins[source.origin]?.connectionDetail?.hasSuffix(
         "export_markdown snapshot: no labels, versions or timestamps") == true)
+  }
+}
+
+/// A waiter that never hears a change: it only sleeps, until its timeout or `wake()`.
+private final class DeafWaiter: ChangeWaiting, @unchecked Sendable {
+  private let condition = NSCondition()
+  private var woken = false
+  func watch(_ path: String) {}
+  func wake() {
+    condition.lock()
+    woken = true
+    condition.signal()
+    condition.unlock()
+  }
+  func wait(timeout: Double) -> Set<String> {
+    condition.lock()
+    defer { condition.unlock() }
+    if !woken { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
+    woken = false
+    return []
   }
 }
 

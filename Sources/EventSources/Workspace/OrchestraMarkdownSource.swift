@@ -44,6 +44,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   private let waiter: any ChangeWaiting
   private let lock = NSLock()
   private var stopped = false
+  /// A look was asked for (`lookNow`) and not made yet.
+  private var hinted = false
 
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
@@ -76,6 +78,21 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     waiter.wake()
   }
   private var isStopped: Bool { lock.withLock { stopped } }
+
+  /// A hint that the tree changed (a server pushed a change): look now rather than when the
+  /// waiter next reports. From any thread.
+  public func lookNow() {
+    lock.withLock { hinted = true }
+    waiter.wake()
+  }
+
+  /// Whether a look was asked for since the last call.
+  private func takeHint() -> Bool {
+    lock.withLock {
+      defer { hinted = false }
+      return hinted
+    }
+  }
 
   /// The time the follower schedules by (reads again, the safety look): the system's, whatever
   /// clock the events are stamped with.
@@ -120,7 +137,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         deliver(.connection(origin: origin, status: .live, at: clock(), detail: tree.detail(variant)))
         aliveAt = now
       }
-      changed = waitForChange(follower: follower, aliveAt: aliveAt, lookedAt: lookedAt)
+      changed = waitForChange(follower: follower, aliveAt: aliveAt, lookedAt: lookedAt) || takeHint()
     }
     deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
   }
