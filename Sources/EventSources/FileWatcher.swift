@@ -164,19 +164,23 @@ public final class FileWatcher: @unchecked Sendable {
   public func wait(timeout: Double) -> Set<String> {
     let start = Self.monotonic()
     let deadline = start + (timeout.isFinite ? max(0, min(timeout, 1e9)) : 1e9)
+    // `first` and `last`: when this wait first and last saw a change (changes left by a wait
+    // that was woken count as seen at its start).
+    var seen = lock.withLock { pending.isEmpty ? changeTurns : changeTurns &- 1 }
     var first: Double?
     var last = start
-    var seen = lock.withLock { pending.isEmpty ? 0 : changeTurns - 1 }
     let step = min(pollInterval, max(debounce, 0.01))
     while true {
       let now = Self.monotonic()
-      let (polled, turns): (Bool, Int) = lock.withLock {
-        let polled = registrations.values.contains { $0.polled != nil }
-        if polled && now >= nextScan {
+      let (turns, scanAt): (Int, Double?) = lock.withLock {
+        guard registrations.values.contains(where: { $0.polled != nil }) else { return (changeTurns, nil) }
+        if now >= nextScan {
+          let before = changeTurns
           scan()
-          nextScan = now + (first == nil ? pollInterval : step)
+          // While changes come in, look again every `step` to tell when they stop.
+          nextScan = now + (first == nil && changeTurns == before ? pollInterval : step)
         }
-        return (polled, changeTurns)
+        return (changeTurns, nextScan)
       }
       if turns != seen {
         seen = turns
@@ -186,29 +190,37 @@ public final class FileWatcher: @unchecked Sendable {
       var until: Double
       if let first {
         until = min(last + debounce, first + debounce * Self.debounceCap)
-        if now >= until {
-          return lock.withLock {
-            defer { pending = [] }; return pending
-          }
-        }
+        if now >= until { return takePending() }
       } else {
         if now >= deadline { return [] }
         until = deadline
       }
-      if polled { until = min(until, nextScan) }
+      if let scanAt { until = min(until, scanAt) }
       if wakeFD < 0 { until = min(until, now + 0.1) }
       let ms = Int32(min(3_600_000, max(1, ((until - now) * 1000).rounded(.up))))
       let ready = syscalls.poll(inotifyFD, wakeFD, ms)
-      if ready.woken || wakeFD < 0 {
+      if ready.woken {
         var drain = [UInt8](repeating: 0, count: 64)
-        if ready.woken { while read(wakeFD, &drain, 64) == 64 {} }
-        if lock.withLock({
-          defer { woken = false }; return woken
-        }) {
-          return []
-        }
+        while read(wakeFD, &drain, 64) == 64 {}
       }
+      if (ready.woken || wakeFD < 0) && takeWoken() { return [] }
       if ready.events { lock.withLock { readEvents() } }
+    }
+  }
+
+  /// The changes seen, emptied. Under no lock.
+  private func takePending() -> Set<String> {
+    lock.withLock {
+      defer { pending = [] }
+      return pending
+    }
+  }
+
+  /// Whether `wake()` was called since the last look, cleared. Under no lock.
+  private func takeWoken() -> Bool {
+    lock.withLock {
+      defer { woken = false }
+      return woken
     }
   }
 

@@ -125,7 +125,9 @@ struct FileWatcherTests {
     let started = Date()
     #expect(w.wait(timeout: 5) == [file])
     #expect(Date().timeIntervalSince(started) >= 0.19, "it waited out the debounce")
+    let after = Date()
     #expect(w.wait(timeout: 0.3).isEmpty, "the whole burst came back once")
+    #expect(Date().timeIntervalSince(after) >= 0.29)
   }
 
   @Test(arguments: modes) func wakeEndsAWaitFromAnotherThread(mode: FileWatcher.Mode) throws {
@@ -167,9 +169,15 @@ struct FileWatcherTests {
     let dir = try TempDir()
     let w = watcher(mode)
     w.watch(dir.url.path)
-    let started = Date()
+    var started = Date()
     #expect(w.wait(timeout: 0.2).isEmpty)
     #expect(Date().timeIntervalSince(started) >= 0.19)
+    // After a change was returned, too: the next wait sleeps its whole timeout.
+    try append("x", to: dir.url.path + "/a.md")
+    #expect(collect(w, until: dir.url.path + "/a.md").contains(dir.url.path + "/a.md"))
+    started = Date()
+    #expect(w.wait(timeout: 0.3).isEmpty)
+    #expect(Date().timeIntervalSince(started) >= 0.29)
   }
 
   @Test(arguments: modes) func aFolderDeletedAndCreatedAgainIsWatchedAgain(mode: FileWatcher.Mode) throws {
