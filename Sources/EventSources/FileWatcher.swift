@@ -13,8 +13,9 @@ internal import Foundation
 /// thread. One thread waits at a time.
 ///
 /// Caps: paths of at most `WatchPath.maxBytes` bytes, at most `maxPaths` of them (a refused path
-/// is kept in `refused`, with why), 64 KiB of events read at a time (a storm is read on the next
-/// turn, not all at once), `PolledLook.maxEntries` entries looked at per polled folder.
+/// is kept in `refused`, with why), events read 64 KiB at a time and at most 1 MiB a turn (a
+/// storm is read over several turns; lost events, an overflow, report every path),
+/// `PolledLook.maxEntries` entries looked at per polled folder.
 public final class FileWatcher: @unchecked Sendable {
   public enum Mode: Sendable, Hashable { case automatic, inotify, polling }
 
@@ -123,7 +124,7 @@ public final class FileWatcher: @unchecked Sendable {
     do throws(Refusal) {
       try add(path)
     } catch {
-      lock.withLock { _refused[path] = error }
+      lock.withLock { if _refused.count < Self.maxPaths { _refused[path] = error } }
     }
   }
 
