@@ -12,13 +12,23 @@ public import WallboardCore
 ///
 /// While it can read its file the source is live (it says so every few seconds, so a quiet file
 /// is not mistaken for a lost connection); when the file is gone it is offline until it returns.
+///
+/// Between reads it sleeps in a `FileWatcher` on the path (inotify, or polling every
+/// `pollInterval` where inotify is not available), and looks again every `checkInterval` even
+/// when the watcher says nothing changed (a safety net: a file on a network file system).
 public final class JSONLinesFollower: @unchecked Sendable {
   public let path: String
   public let origin: String
+  /// How often the path is looked at where inotify is not available (and a FIFO or device read).
   public var pollInterval = 0.25
+  /// How often the path is looked at with inotify, whatever it says.
+  public var checkInterval = 2.0
   public var aliveInterval = 5.0
+  /// How the path is watched (`.automatic`: inotify when the kernel gives it).
+  public var watchMode = FileWatcher.Mode.automatic
   private let lock = NSLock()
   private var stopped = false
+  private var watcher: FileWatcher?
 
   public init(path: String, origin: String) {
     self.path = path
@@ -31,7 +41,13 @@ public final class JSONLinesFollower: @unchecked Sendable {
     t.start()
   }
 
-  public func stop() { lock.withLock { stopped = true } }
+  public func stop() {
+    let w = lock.withLock {
+      stopped = true
+      return watcher
+    }
+    w?.wake()
+  }
   var isStopped: Bool { lock.withLock { stopped } }
 
   static func now() -> Instant { SystemClock.now() }
@@ -103,6 +119,10 @@ public final class JSONLinesFollower: @unchecked Sendable {
   }
 
   private func follow(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
+    let watcher = FileWatcher(mode: watchMode, pollInterval: pollInterval, debounce: 0.02)
+    watcher.watch(path)
+    lock.withLock { self.watcher = watcher }
+    defer { lock.withLock { self.watcher = nil } }
     var fd: Int32 = -1
     var seen = Seen()
     var decoder = LineDecoder(origin: origin, label: path)
@@ -123,6 +143,15 @@ public final class JSONLinesFollower: @unchecked Sendable {
         down = why
       }
     }
+    /// Sleeps until the watcher sees a change, `checkInterval` passes (with inotify) or the
+    /// next alive message is due; `short`: at most `pollInterval` (a FIFO or device, which
+    /// inotify may not report).
+    func pause(short: Bool = false) {
+      let alive =
+        fd >= 0 && down == nil ? max(0.01, aliveInterval - Date().timeIntervalSince(lastAlive)) : .infinity
+      let check = short || !watcher.usesInotify ? pollInterval : checkInterval
+      _ = watcher.wait(timeout: min(check, alive))
+    }
     /// Reads the file again from its first byte, as a new stream (its numbering starts afresh).
     func again(_ why: String) {
       lseek(fd, 0, SEEK_SET)
@@ -139,13 +168,13 @@ public final class JSONLinesFollower: @unchecked Sendable {
           case .missing(let why), .unreadable(let why): goDown(why)
           case .file: break
           }
-          Thread.sleep(forTimeInterval: pollInterval)
+          pause()
           continue
         }
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
           goDown(String(cString: strerror(errno)))
-          Thread.sleep(forTimeInterval: pollInterval)
+          pause()
           continue
         }
         var st = stat()
@@ -164,7 +193,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
         continue
       }
       if n < 0 && (errno == EINTR || errno == EAGAIN) {
-        if errno == EAGAIN { Thread.sleep(forTimeInterval: pollInterval) }
+        if errno == EAGAIN { pause(short: true) }
         continue
       }
       if n < 0 {
@@ -204,7 +233,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
         deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
         lastAlive = Date()
       }
-      Thread.sleep(forTimeInterval: pollInterval)
+      pause()
     }
   }
 }

@@ -1,3 +1,4 @@
+internal import EventSources
 internal import Foundation
 internal import Layout
 internal import Synchronization
@@ -17,15 +18,16 @@ struct ReloadWatch {
   let resources: Resources
   /// The options after the last good reload (`LiveSettings` are taken from them).
   private(set) var latest: Options
-  private var stamps: [String: Date] = [:]
-  private var lastCheck = Date.distantPast
+  /// The files whose change reloads the board, watched on a thread of their own.
+  private let files: ReloadFiles
 
   init(options: Options, resources: Resources) {
     self.options = options
     self.resources = resources
     self.latest = options
     ReloadWatch.installHangup()
-    stamps = currentStamps()
+    files = ReloadFiles()
+    files.watch(Self.watched(options, resources: resources))
   }
 
   /// SIGHUP only sets a flag; the run loop does the work.
@@ -34,35 +36,23 @@ struct ReloadWatch {
     signal(SIGHUP) { _ in hangup.store(1, ordering: .relaxed) }
   }
 
-  /// The files whose change reloads the board.
-  var watched: [String] {
-    var files: [String] = []
-    if let c = options.config { files.append(c) }
-    if let l = try? Scene.layoutPath(options.layout, resources: resources) { files.append(l) }
-    if let names = try? FileManager.default.contentsOfDirectory(atPath: resources.themes) {
-      files += names.sorted().map { resources.themes + "/" + $0 }
-    }
-    return files
+  /// The paths whose change reloads the board: the config file, the layout file and the
+  /// themes folder (a theme file written, added or removed).
+  static func watched(_ options: Options, resources: Resources) -> [String] {
+    var paths: [String] = []
+    if let c = options.config { paths.append(c) }
+    if let l = try? Scene.layoutPath(options.layout, resources: resources) { paths.append(l) }
+    paths.append(resources.themes)
+    return paths
   }
 
-  func currentStamps() -> [String: Date] {
-    var out: [String: Date] = [:]
-    for f in watched {
-      if let d = (try? FileManager.default.attributesOfItem(atPath: f))?[.modificationDate] as? Date { out[f] = d }
-    }
-    return out
-  }
-
-  /// Reloads when asked to (SIGHUP, or `force`) or when a file changed (checked every 2 s).
-  /// Returns nil when nothing was reloaded, "" after a good reload (clearing an old error line),
-  /// else the error line to show.
+  /// Reloads when asked to (SIGHUP, or `force`) or when a watched file changed (the watcher
+  /// says so within its debounce, 0.2 s, of the last write). Returns nil when nothing was
+  /// reloaded, "" after a good reload (clearing an old error line), else the error line to show.
   mutating func check(_ scene: inout Scene, force: Bool = false) -> String? {
+    let changed = files.takeChange()
     let signalled = hangup.exchange(0, ordering: .relaxed) != 0 || force
-    guard signalled || Date().timeIntervalSince(lastCheck) >= 2 else { return nil }
-    lastCheck = Date()
-    let now = currentStamps()
-    guard signalled || now != stamps else { return nil }
-    stamps = now
+    guard signalled || changed else { return nil }
     do {
       var o = options
       if let config = options.config {
@@ -73,11 +63,51 @@ struct ReloadWatch {
       let fresh = try Scene.load(o, resources: resources)
       scene.replace(with: fresh, themeChanged: o.theme != latest.theme, variantChanged: o.variant != latest.variant)
       latest = o
+      // A layout the config now names is watched too.
+      files.watch(Self.watched(o, resources: resources))
       return ""
     } catch let error as CLIError {
       return "Reload failed: " + error.description.replacingOccurrences(of: "wallboard: ", with: "")
     } catch {
       return "Reload failed: \(error)"
+    }
+  }
+}
+
+/// The reload files' watcher and the thread that waits in it: a change sets a flag the run
+/// loop takes. The thread ends when this goes away.
+final class ReloadFiles {
+  /// What the thread and the run loop share.
+  private final class Shared: @unchecked Sendable {
+    let watcher = FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.2)
+    let lock = NSLock()
+    var changed = false
+    var stopped = false
+  }
+  private let shared = Shared()
+
+  init() {
+    let t = Thread { [shared] in
+      while !shared.lock.withLock({ shared.stopped }) {
+        if !shared.watcher.wait(timeout: 60).isEmpty { shared.lock.withLock { shared.changed = true } }
+      }
+    }
+    t.name = "wallboard reload"
+    t.start()
+  }
+
+  deinit {
+    shared.lock.withLock { shared.stopped = true }
+    shared.watcher.wake()
+  }
+
+  func watch(_ paths: [String]) { for p in paths { shared.watcher.watch(p) } }
+
+  /// Whether a watched file changed since the last call.
+  func takeChange() -> Bool {
+    shared.lock.withLock {
+      defer { shared.changed = false }
+      return shared.changed
     }
   }
 }

@@ -11,7 +11,9 @@ struct FollowerTests {
     #"{"topic":"feature.created","time":"2026-11-03T09:00:00Z","payload":{"id":"\#(id)","status":"\#(status)"}}"# + "\n"
   }
 
-  func withFile(_ body: (URL, JSONLinesFollower, LiveBoard) throws -> Void) throws {
+  func withFile(
+    _ configure: (JSONLinesFollower) -> Void = { _ in }, _ body: (URL, JSONLinesFollower, LiveBoard) throws -> Void
+  ) throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-follow-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -19,6 +21,7 @@ struct FollowerTests {
     try Self.line("A", "todo").write(to: file, atomically: false, encoding: .utf8)
     let follower = JSONLinesFollower(path: file.path, origin: "jsonl:\(file.path)")
     follower.pollInterval = 0.05
+    configure(follower)
     let board = LiveBoard()
     follower.start { board.put($0) }
     defer { follower.stop() }
@@ -151,6 +154,43 @@ struct FollowerRewriteTests {
       try FileManager.default.removeItem(at: file)
       try F.line("G", "todo").write(to: file, atomically: false, encoding: .utf8)
       #expect(board.wait(5) { $0.origins[follower.origin]?.connection == .live && $0.features["G"] != nil })
+    }
+  }
+}
+
+/// The follower sleeps in the shared `FileWatcher`: woken by inotify, or polling where there is none.
+@Suite("Following a file through the file watcher", .serialized)
+struct FollowerWatchTests {
+  typealias F = FollowerTests
+
+  @Test func withInotifyAnAppendWakesItLongBeforeAnyPoll() throws {
+    try FollowerTests().withFile({
+      $0.watchMode = .inotify
+      $0.pollInterval = 600
+      $0.checkInterval = 600
+    }) { file, _, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      // Neither a poll nor the safety net comes within ten minutes: only the watcher wakes it.
+      try F().append(F.line("B", "done"), to: file)
+      #expect(board.wait(5) { $0.features["B"]?.status == "done" })
+      let rotated = file.deletingLastPathComponent().appendingPathComponent("events.jsonl.1")
+      try FileManager.default.moveItem(at: file, to: rotated)
+      try F.line("C", "todo").write(to: file, atomically: false, encoding: .utf8)
+      #expect(board.wait(5) { $0.features["C"] != nil })
+    }
+  }
+
+  @Test func thePollingFallbackFollowsAppendsRotationAndRemoval() throws {
+    try FollowerTests().withFile({ $0.watchMode = .polling }) { file, follower, board in
+      #expect(board.wait(5) { $0.features["A"] != nil })
+      try F().append(F.line("B", "todo"), to: file)
+      #expect(board.wait(5) { $0.features["B"] != nil })
+      let rotated = file.deletingLastPathComponent().appendingPathComponent("events.jsonl.1")
+      try FileManager.default.moveItem(at: file, to: rotated)
+      try F.line("D", "in-review").write(to: file, atomically: false, encoding: .utf8)
+      #expect(board.wait(5) { $0.features["D"]?.status == "in-review" })
+      try FileManager.default.removeItem(at: file)
+      #expect(board.wait(5) { $0.origins[follower.origin]?.connection == .offline })
     }
   }
 }

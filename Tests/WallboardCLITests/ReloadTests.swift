@@ -50,6 +50,34 @@ struct ReloadTests {
     #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["tallies"], "the old layout is kept")
   }
 
+  @Test func aSavedLayoutIsReloadedWithoutASignal() throws {
+    var (dir, file, scene, watch) = try Self.watchedLayout()
+    _ = dir
+    #expect(watch.check(&scene) == nil, "nothing changed")
+    // Saved as editors do: a new file renamed over the old.
+    try "name = mine\ndescription = two\ngrid = 1 x 1\ntallies 0 0 1 1\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    let end = Date().addingTimeInterval(5)
+    var message: String?
+    while message == nil && Date() < end {
+      message = watch.check(&scene)
+      if message == nil { Thread.sleep(forTimeInterval: 0.02) }
+    }
+    #expect(message == "")
+    #expect(scene.renderer.layout.pages[0].widgets.map(\.kind) == ["tallies"])
+    // Written in place this time, and broken: seen too, and refused.
+    let h = try FileHandle(forWritingTo: file)
+    try h.truncate(atOffset: 0)
+    h.write(Data("name = mine\ndescription = broken\ngrid = 1 x 1\nclock 0 0 1 1\n".utf8))
+    try h.close()
+    message = nil
+    while message == nil && Date() < end.addingTimeInterval(5) {
+      message = watch.check(&scene)
+      if message == nil { Thread.sleep(forTimeInterval: 0.02) }
+    }
+    #expect(message?.contains("mine.layout:4: unknown widget \"clock\"") == true, "\(message ?? "nil")")
+  }
+
   /// A config file, the options `run` would start with under it, and a watch on it.
   struct Configured {
     let file: URL
