@@ -2,7 +2,7 @@ internal import Foundation
 public import WallboardCore
 
 /// How the markdown source waits for the tree to change: the shared `FileWatcher` (inotify,
-/// with a polling fallback) conforms, and so does `ScanWaiter`, the scan it falls back on.
+/// with a polling fallback) conforms; the seam keeps the source testable without it.
 protocol ChangeWaiting: Sendable {
   /// Watches a file or folder (a folder: the entries in it); it may not exist yet.
   func watch(_ path: String)
@@ -53,7 +53,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     origin: String, workspace: String, projects: Set<String>? = nil,
     clock: @escaping @Sendable () -> Instant = SystemClock.now
   ) {
-    self.init(origin: origin, workspace: workspace, projects: projects, clock: clock, waiter: ScanWaiter())
+    // The shared watcher (inotify, else polling), with a short debounce: the source gathers a
+    // burst of changes itself.
+    self.init(
+      origin: origin, workspace: workspace, projects: projects, clock: clock,
+      waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05))
   }
 
   init(
@@ -219,3 +223,5 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     for folder in listing.folders { waiter.watch(folder) }
   }
 }
+
+extension FileWatcher: ChangeWaiting {}
