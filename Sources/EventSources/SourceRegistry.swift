@@ -25,7 +25,9 @@ public enum SourceRegistry {
     SimSource.Kind(),
     JSONLinesSource.Kind(),
     OrchestraSource.Kind(),
+    OrchestraWorkspaceSource.Kind(),
     OrchestraDBSource.Kind(),
+    OrchestraMarkdownSource.Kind(),
     ReplayKind(),
   ]
 

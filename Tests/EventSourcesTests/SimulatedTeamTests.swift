@@ -79,6 +79,8 @@ struct SourceSpecTests {
     ("orchestra://[::1]:50101", "orchestra://::1:50101"),
     ("orchestra-db:/home/a/.orchestra/db/x.db", "orchestra-db:/home/a/.orchestra/db/x.db"),
     ("replay:/tmp/j.db", "replay:/tmp/j.db"),
+    ("orchestra:/home/ana/ws", "orchestra:/home/ana/ws"), ("orchestra:.", "orchestra:."),
+    ("orchestra-md:/home/ana/ws", "orchestra-md:/home/ana/ws"),
   ])
   func parses(text: String, name: String) throws {
     let spec = try SourceSpec.parse(text)
@@ -104,6 +106,7 @@ struct SourceSpecTests {
 
   @Test(arguments: [
     "", "sim:seed", "sim:speed=0", "sim:color=red", "jsonl:", "orchestra://h:0", "orchestra://:80", "http://x",
+    "orchestra:", "orchestra-md:", "orchestra-db:",
   ])
   func rejects(text: String) {
     #expect(throws: SourceSpecError.self) { try SourceSpec.parse(text) }

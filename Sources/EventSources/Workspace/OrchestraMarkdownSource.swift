@@ -225,3 +225,23 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
 }
 
 extension FileWatcher: ChangeWaiting {}
+
+extension OrchestraMarkdownSource {
+  /// `orchestra-md:WORKSPACE`: the workspace folder (its `.projects/` is read).
+  public struct Spec: SourceConfiguration {
+    public var workspace: String
+    public var name: String { "orchestra-md:" + workspace }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      OrchestraMarkdownSource(
+        origin: name, workspace: WorkspaceLocator.absolute(workspace, from: context.locator.currentDirectory),
+        projects: context.projects, clock: context.clock)
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "orchestra-md:WORKSPACE" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      try value(of: text, after: "orchestra-md:", needs: "a workspace folder").map { Spec(workspace: $0) }
+    }
+  }
+}

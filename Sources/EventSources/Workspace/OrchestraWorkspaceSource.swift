@@ -178,3 +178,38 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     }
   }
 }
+
+extension OrchestraWorkspaceSource {
+  /// `orchestra:WORKSPACE`: the workspace folder; its store is found as upstream names it.
+  public struct Spec: SourceConfiguration {
+    public var workspace: String
+    public var name: String { "orchestra:" + workspace }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      let origin = name
+      let projects = context.projects
+      let clock = context.clock
+      return OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: context.locator, clock: clock) {
+        found in
+        switch found.store {
+        case .database(let path):
+          return OrchestraDBSource(origin: origin, projects: projects, clock: clock) {
+            WorkspaceLocator.isFile(path) ? (path, found.detail) : (nil, "\(path): no such database any more")
+          }
+        case .markdown:
+          return OrchestraMarkdownSource(origin: origin, workspace: found.workspace, projects: projects, clock: clock)
+        case .none:
+          return nil
+        }
+      }
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "orchestra:WORKSPACE" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      // `orchestra://HOST:PORT` is the TCP protocol's (its kind comes first in the registry).
+      guard !text.hasPrefix("orchestra://") else { return nil }
+      return try value(of: text, after: "orchestra:", needs: "a workspace folder").map { Spec(workspace: $0) }
+    }
+  }
+}
