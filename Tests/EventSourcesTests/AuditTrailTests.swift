@@ -161,3 +161,18 @@ struct AuditTrailTests {
     #expect(AuditTrail.parse("---\n**todo -> done**: x").moves == [Self.move("todo", "done", nil)])
   }
 }
+
+extension AuditTrailTests {
+  @Test(arguments: [
+    "2026-03-10T10:15:02Z", "1970-01-01T00:00:00Z", "2028-02-29T23:59:59Z", "2026-03-10T10:15:02.250Z",
+    "2026-03-10T12:15:02+02:00",
+  ])
+  func timestampsReadAsTheRFC3339Parser(_ ts: String) {
+    #expect(AuditTrail.parse("\n\n---\n**a -> b** (\(ts)):").moves == [TrailMove(from: "a", to: "b", at: M.t(ts))])
+  }
+
+  @Test(arguments: ["2027-02-29T10:00:00Z", "2026-03-10T24:00:00Z", "2026-03-10T10:60:00Z", "1969-12-31T23:59:59Z"])
+  func impossibleTimestampsAreNoEntry(_ ts: String) {
+    #expect(AuditTrail.parse("\n\n---\n**a -> b** (\(ts)):").moves == [])
+  }
+}

@@ -142,13 +142,38 @@ public enum AuditTrail {
       let s = p
       while p < end, p - s <= 40, b[p] != UInt8(ascii: ")") { p += 1 }
       guard p < end, b[p] == UInt8(ascii: ")"),
-        let t = try? Instant(rfc3339: UnsafeBufferPointer(rebasing: b[s..<p]))
+        let t = utcSeconds(b, s, p) ?? (try? Instant(rfc3339: Array(b[s..<p])))
       else { return nil }
       p += 1
       at = t
     }
     guard eat(":") else { return nil }
     return TrailMove(from: from, to: to, at: at)
+  }
+}
+
+extension AuditTrail {
+  /// `YYYY-MM-DDTHH:MM:SSZ`, the form the tools write (`NowISO()`), read without the general
+  /// RFC 3339 parser (the trail's hot path); nil for anything else, which that parser then reads.
+  static func utcSeconds(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Instant? {
+    guard e - s == 20, b[s + 4] == dash, b[s + 7] == dash, b[s + 10] == UInt8(ascii: "T"),
+      b[s + 13] == UInt8(ascii: ":"), b[s + 16] == UInt8(ascii: ":"), b[s + 19] == UInt8(ascii: "Z")
+    else { return nil }
+    func number(_ at: Int, _ n: Int) -> Int? {
+      var v = 0
+      for k in at..<(at + n) {
+        let d = Int(b[s + k]) - 0x30
+        guard d >= 0 && d <= 9 else { return nil }
+        v = v * 10 + d
+      }
+      return v
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2), (1970...9999).contains(year), (1...12).contains(month),
+      day >= 1, day <= CivilDate.daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+    else { return nil }
+    let days = Int64(CivilDate(year: year, month: month, day: day).daysSinceEpoch)
+    return Instant(seconds: days * 86_400 + Int64(hour * 3600 + minute * 60 + second))
   }
 }
 
