@@ -176,3 +176,15 @@ extension AuditTrailTests {
     #expect(AuditTrail.parse("\n\n---\n**a -> b** (\(ts)):").moves == [])
   }
 }
+
+extension AuditTrailTests {
+  @Test func theEndOfALongerBodySkipsItsPartialFirstLine() {
+    let cut =
+      "---\n**todo -> in-progress** (2026-03-10T09:00:00Z):\n"
+      + Self.rejected("in-review", "2026-03-10T13:00:00Z", "no")
+    #expect(AuditTrail.parse(cut).moves.count == 2)
+    let tail = AuditTrail.parse(cut, tail: true)
+    #expect(tail.truncated)
+    #expect(tail.moves == [Self.move("in-review", "needs-edits", "2026-03-10T13:00:00Z")])
+  }
+}

@@ -138,3 +138,39 @@ struct OrchestraDBBackfillTests {
     #expect(board.board().counters.rejected == 0)
   }
 }
+
+extension OrchestraDBBackfillTests {
+  @Test func aDatabaseWithoutBodiesAndABodyPastTheCap() throws {
+    // An older schema without `body`: the timestamps alone.
+    let old = try OrchestraWorkspace(
+      ddl: OrchestraWorkspace.ddl.replacingOccurrences(
+        of: "depends_on TEXT DEFAULT '[]', body TEXT DEFAULT '',", with: "depends_on TEXT DEFAULT '[]',"))
+    try old.project("web")
+    try old.write(id: "FEAT-A", status: "todo", at: "2026-11-02T09:00:00Z")
+    try old.writer.sql("UPDATE features SET status = 'done', updated_at = '2026-11-05T09:00:00Z'")
+    let now = M.t("2026-11-20T00:00:00Z")
+    let rows = try OrchestraDatabase(path: old.path).features(history: (now, "todo"))
+    #expect(
+      rows.history == [
+        "FEAT-A": [
+          StatusMove(at: M.t("2026-11-02T09:00:00Z"), status: "todo"),
+          StatusMove(at: M.t("2026-11-05T09:00:00Z"), status: "done"),
+        ]
+      ])
+
+    // A body far past the value cap is read from its end: the newest entry, the start unknown.
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-B", status: "todo", at: "2026-11-02T09:00:00Z")
+    try ws.advance(
+      id: "FEAT-B", kind: "gated", to: "in-testing", at: "2026-11-03T09:00:00Z",
+      text: String(repeating: "ü", count: 300_000))
+    try ws.advance(id: "FEAT-B", kind: "gated", to: "in-review", at: "2026-11-04T09:00:00Z", text: "## Results")
+    let db = try OrchestraDatabase(path: ws.path)
+    let read = try db.features(history: (now, "todo"))
+    #expect(read.problems == [])
+    #expect(
+      read.history == ["FEAT-B": [StatusMove(at: M.t("2026-11-04T09:00:00Z"), status: "in-review")]],
+      "the start is unknown")
+  }
+}

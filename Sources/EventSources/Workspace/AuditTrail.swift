@@ -41,24 +41,27 @@ public enum AuditTrail {
   }
 
   /// Reads the trail of a body.
-  public static func parse(_ body: String) -> Parsed {
-    if let parsed = body.utf8.withContiguousStorageIfAvailable(parse) { return parsed }
+  ///
+  /// - Parameter tail: the text is only the end of a longer body (a reader cut it): its first,
+  ///   partial line is skipped and the result is `truncated`.
+  public static func parse(_ body: String, tail: Bool = false) -> Parsed {
+    if let parsed = body.utf8.withContiguousStorageIfAvailable({ parse($0, tail: tail) }) { return parsed }
     var copy = body
     copy.makeContiguousUTF8()
-    return copy.utf8.withContiguousStorageIfAvailable(parse)!
+    return copy.utf8.withContiguousStorageIfAvailable { parse($0, tail: tail) }!
   }
 
-  /// Reads the trail of a body given as UTF-8 bytes.
-  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Parsed {
+  /// Reads the trail of a body given as UTF-8 bytes (see `parse(_:tail:)`).
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, tail: Bool = false) -> Parsed {
     var truncated = false
     var i = 0
     let end = bytes.count
     // Whether the line before the current one was blank (a separator follows a blank line). At
     // the start of the body there is no line before: a body may begin with its first separator.
     var previousBlank = true
-    if end > maxBodyBytes {
+    if end > maxBodyBytes || tail {
       truncated = true
-      i = end - maxBodyBytes
+      i = max(0, end - maxBodyBytes)
       // Skip the partial line the window starts in.
       while i < end && bytes[i] != newline { i += 1 }
       i += 1

@@ -82,7 +82,9 @@ public final class OrchestraDatabase {
   ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem], history: [String: [StatusMove]]) {
     var columnsRead = selectList
     if history != nil {
-      columnsRead += columns.contains("body") ? ", substr(body, -\(Self.maxBodyCharacters))" : ", NULL"
+      columnsRead +=
+        columns.contains("body")
+        ? ", substr(body, -\(Self.maxBodyCharacters)), length(body) > \(Self.maxBodyCharacters)" : ", NULL, 0"
     }
     var sql = "SELECT \(columnsRead) FROM features"
     var args: [Value] = []
@@ -102,9 +104,10 @@ public final class OrchestraDatabase {
         out.append(f)
         guard let (now, initial) = history else { continue }
         let trail: AuditTrail.Parsed
+        let cut = row[Self.wanted.count + 1].integer == 1
         switch row[Self.wanted.count] {
-        case .text(let body): trail = AuditTrail.parse(body)
-        case .blob(let bytes): trail = bytes.withUnsafeBufferPointer(AuditTrail.parse)
+        case .text(let body): trail = AuditTrail.parse(body, tail: cut)
+        case .blob(let bytes): trail = bytes.withUnsafeBufferPointer { AuditTrail.parse($0, tail: cut) }
         default: trail = AuditTrail.Parsed(moves: [], truncated: false)
         }
         let moves = AuditTrail.backfill(
