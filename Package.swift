@@ -74,7 +74,8 @@ let package = Package(
     .executableTarget(
       name: "wallboard-bench",
       dependencies: [
-        "WallboardCore", "Projections", "Wire", "EventSources", "Raster", "Glyphs", "Themes", "Layout", "Widgets",
+        "WallboardCore", "Projections", "Wire", "EventSources", "SQLite", "Raster", "Glyphs", "Themes", "Layout",
+        "Widgets",
       ],
       swiftSettings: strict),
 

@@ -23,6 +23,9 @@ public struct SourceStatus: Hashable, Sendable {
   public var lastGap: ClosedRange<Int64>?
   public var lastError: String?
   public var detail: String?
+  /// From when the board knows the history of this source's features (see
+  /// `OriginState.historyFrom`).
+  public var historyFrom: Instant?
 
   /// Every source the board has heard of, by name. `stale`: connected but nothing heard for
   /// `staleAfter` seconds before `now`.
@@ -48,8 +51,9 @@ public struct SourceStatus: Hashable, Sendable {
         name: name, kind: kind, status: status, since: o.connectionSince, lastEventAt: o.lastEventAt,
         lastChangeAt: o.lastChangeAt, lastHeard: o.lastHeard, events: o.events, rejected: o.rejected,
         duplicates: o.duplicates,
-        gaps: o.gaps, needsResync: o.needsResync, lastGap: o.lastGap, lastError: o.lastError, detail: o.connectionDetail
-      )
+        gaps: o.gaps, needsResync: o.needsResync, lastGap: o.lastGap, lastError: o.lastError,
+        detail: o.connectionDetail,
+        historyFrom: o.historyFrom)
     }
   }
 }

@@ -105,6 +105,7 @@ public enum InspectReport {
                   // A failed connection's reason is an error too (the board shows it as well).
                   ("last_error", str(s.lastError ?? (Self.failing(s.status) ? s.detail : nil))),
                   ("detail", str(s.detail)),
+                  ("history_from", str(s.historyFrom?.rfc3339)),
                 ]))
             })
         ),

@@ -280,6 +280,18 @@ extension BoardState {
       if let old, old.status != f.status { noteTransition(f, from: old.status, at: event.time) }
       kept.append(f)
     }
+    // The past the snapshot tells, before each feature's present version.
+    var earliest: Instant?
+    if !snap.history.isEmpty {
+      for f in kept {
+        guard let moves = snap.history[f.id], let t = backfill(f, moves, before: event.time) else { continue }
+        earliest = min(earliest ?? t, t)
+      }
+    }
+    let from = earliest ?? event.time
+    withOrigin(origin) { o in
+      if o.historyFrom.map({ from < $0 }) ?? true { o.historyFrom = from }
+    }
     // Membership may have moved for anyone: record every present feature.
     for f in kept { record(f, exists: true, at: event.time, membershipMayMove: true) }
     for id in history.keys where features[id] == nil { pruneHistory(of: id) }

@@ -180,6 +180,9 @@ public struct OriginState: Hashable, Sendable {
   public var lastGap: ClosedRange<Int64>?
   /// The source's sequence numbers (the one rule, shared with the Orchestra session).
   public internal(set) var cursor = SequenceCursor()
+  /// From when the board knows the history of this source's features: the earliest move a
+  /// snapshot backfilled, else the time of its first snapshot. Nil before any snapshot.
+  public internal(set) var historyFrom: Instant?
   public init() {}
 }
 

@@ -61,16 +61,21 @@ public struct BoardSnapshot: Hashable, Sendable {
   public var activeSprintId: String?
   /// The last sequence number the snapshot reflects.
   public var seq: Int64?
+  /// The past of features the source could reconstruct (an audit trail), by feature id, oldest
+  /// first: written into a feature's history only before what the board already knows of it
+  /// (see `BoardState.backfill`). Empty for sources that have no past to tell.
+  public var history: [String: [StatusMove]]
 
   public init(
     features: [Feature] = [], sprints: [Sprint] = [], workflows: [WorkflowDefinition] = [],
-    activeSprintId: String? = nil, seq: Int64? = nil
+    activeSprintId: String? = nil, seq: Int64? = nil, history: [String: [StatusMove]] = [:]
   ) {
     self.features = features
     self.sprints = sprints
     self.workflows = workflows
     self.activeSprintId = activeSprintId
     self.seq = seq
+    self.history = history
   }
 }
 

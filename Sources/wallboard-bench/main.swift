@@ -6,6 +6,7 @@ import Glyphs
 import Layout
 import Projections
 import Raster
+import SQLite
 import Themes
 import WallboardCore
 import Widgets
@@ -304,6 +305,119 @@ func idleWatcher(_ mode: FileWatcher.Mode) -> (name: String, percent: Double) {
 }
 let idleWatchers = [idleWatcher(.inotify), idleWatcher(.polling)]
 
+// 6. An Orchestra workspace database of 10,000 features, each body with a few trail entries.
+let workspaceFeatures = 10_000
+let workspaceDir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-bench-\(getpid())")
+try! FileManager.default.createDirectory(at: workspaceDir, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: workspaceDir) }
+let workspacePath = workspaceDir.appendingPathComponent("8fe0db68781ee67c.db").path
+let workspaceWriter = try! Database(path: workspacePath, mode: .readWrite(create: true))
+try! workspaceWriter.execute(
+  """
+  PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+  CREATE TABLE projects (slug TEXT PRIMARY KEY, name TEXT NOT NULL, body TEXT DEFAULT '', version INTEGER DEFAULT 1,
+    created_at TEXT NOT NULL DEFAULT (datetime('now')), updated_at TEXT NOT NULL DEFAULT (datetime('now')));
+  CREATE TABLE features (id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(slug) ON DELETE CASCADE,
+    title TEXT NOT NULL, description TEXT DEFAULT '', status TEXT DEFAULT 'backlog', priority TEXT DEFAULT 'P2',
+    kind TEXT DEFAULT 'feature', assignee TEXT DEFAULT '', estimate TEXT DEFAULT '', labels TEXT DEFAULT '[]',
+    depends_on TEXT DEFAULT '[]', body TEXT DEFAULT '', version INTEGER DEFAULT 1,
+    created_at TEXT NOT NULL DEFAULT (datetime('now')), updated_at TEXT NOT NULL DEFAULT (datetime('now')));
+  CREATE TABLE change_log (id INTEGER PRIMARY KEY AUTOINCREMENT, entity_type TEXT NOT NULL, entity_id TEXT NOT NULL,
+    action TEXT NOT NULL, version INTEGER NOT NULL, timestamp TEXT NOT NULL DEFAULT (datetime('now')),
+    synced INTEGER DEFAULT 0);
+  INSERT INTO projects (slug, name) VALUES ('web', 'web');
+  """)
+/// A body as the tools leave it: the description, then up to four moves with evidence.
+func workspaceBody(_ i: Int, at t: (Int) -> String) -> (body: String, status: String) {
+  var body = "# Feature \(i)\n\nAs a user I want feature \(i), so that the team can ship it.\n"
+  let path = ["in-progress", "in-testing", "in-docs", "in-review"]
+  let moves = i % 5
+  for k in 0..<min(moves, 3) {
+    body +=
+      "\n\n---\n**\(path[k]) -> \(path[k + 1])** (\(t(k))):\n## Changes\n- `internal/svc/f\(i).go`\n"
+      + "- **svc package** (internal/svc): the store\n"
+  }
+  if moves == 4 { body += "\n\n---\n**Review (approved)** (\(t(3))): ship it\n" }
+  return (body, moves == 0 ? "todo" : moves == 4 ? "done" : path[moves])
+}
+try! workspaceWriter.transaction { () throws(SQLiteError) in
+  let insert = try workspaceWriter.prepare(
+    "INSERT INTO features (id, project_id, title, status, estimate, labels, body, version, created_at, updated_at) "
+      + "VALUES (?, 'web', ?, ?, 'M', '[\"sprint:s1\"]', ?, 1, ?, ?)")
+  let log = try workspaceWriter.prepare(
+    "INSERT INTO change_log (entity_type, entity_id, action, version, timestamp) VALUES ('features', ?, 'upsert', 1, ?)"
+  )
+  for i in 0..<workspaceFeatures {
+    let created = base.adding(seconds: Double(i))
+    let (body, status) = workspaceBody(i) { k in created.adding(seconds: Double(k + 1) * 3600).rfc3339 }
+    let updated = created.adding(seconds: Double(i % 5) * 3600).rfc3339
+    try insert.run([
+      .text("FEAT-\(i)"), .text("Feature \(i)"), .text(status), .text(body), .text(created.rfc3339), .text(updated),
+    ])
+    try log.run([.text("FEAT-\(i)"), .text(updated)])
+  }
+}
+let workspaceNow = base.adding(seconds: 86_400 * 14)
+
+/// The board after the source's first snapshot: the real source, from start to its first board.
+func firstWorkspaceBoard() -> BoardState {
+  final class Box: @unchecked Sendable {
+    let lock = NSLock()
+    var state = BoardState()
+    let ready = DispatchSemaphore(value: 0)
+  }
+  let box = Box()
+  let (now, path) = (workspaceNow, workspacePath)
+  let source = OrchestraDBSource(origin: "orchestra-db:bench", clock: { now }) { (path, "SQLite bench") }
+  source.pollInterval = 60
+  source.start { input in
+    box.lock.withLock { _ = Reducer.reduce(into: &box.state, input) }
+    if case .connection(_, .live, _, _) = input { box.ready.signal() }
+  }
+  box.ready.wait()
+  source.stop()
+  return box.lock.withLock { box.state }
+}
+var workspaceBoard = BoardState()
+let firstBoard = measure("first board from a 10,000-feature database", count: 1, goal: nil) {
+  workspaceBoard = firstWorkspaceBoard()
+}
+precondition(workspaceBoard.features.count == workspaceFeatures, "every feature must arrive")
+let backfilledVersions = workspaceBoard.history.values.reduce(0) { $0 + $1.versions.count }
+
+// One change: the plugin writes one feature and its change-log row (not timed); the poll reads
+// `data_version`, the change-log rows after the cursor and the feature, and applies one event.
+let workspaceReader = try! OrchestraDatabase(path: workspacePath)
+var workspaceCursor = try! workspaceReader.lastChange()!
+var workspaceVersion = try! workspaceReader.dataVersion()
+let oneChangeCount = 50
+var oneChangeSeconds = 0.0
+for n in 0..<oneChangeCount {
+  let id = "FEAT-\(n * 97 % workspaceFeatures)"
+  let t = workspaceNow.adding(seconds: Double(n)).rfc3339
+  try! workspaceWriter.execute(
+    "UPDATE features SET status = '\(statuses[n % statuses.count])', version = version + 1, updated_at = '\(t)' WHERE id = '\(id)';"
+      + "INSERT INTO change_log (entity_type, entity_id, action, version, timestamp) VALUES ('features', '\(id)', 'upsert', 2, '\(t)')"
+  )
+  let start = ContinuousClock.now
+  let version = try! workspaceReader.dataVersion()
+  precondition(version != workspaceVersion, "the reader must see the commit")
+  workspaceVersion = version
+  for c in try! workspaceReader.changes(after: workspaceCursor)! {
+    if case .success(let f)? = try! workspaceReader.feature(id: c.entityID) {
+      Reducer.reduce(
+        into: &workspaceBoard, Event(origin: "orchestra-db:bench", time: c.at ?? workspaceNow, body: .featureCreated(f))
+      )
+    }
+    workspaceCursor = c.id
+  }
+  let d = ContinuousClock.now - start
+  oneChangeSeconds += Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+let oneChange = Result(
+  name: "one change from a 10,000-feature database", count: oneChangeCount, seconds: oneChangeSeconds, goal: nil
+)
+
 print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
 for r in [reducer, jsonl, orchestra, projections] {
@@ -319,7 +433,7 @@ for r in [reducer, jsonl, orchestra, projections] {
 print("")
 for (r, goalMs) in [
   (render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil),
-  (markdownBoard, 1000.0), (markdownScan, nil),
+  (markdownBoard, 1000.0), (markdownScan, nil), (firstBoard, 300), (oneChange, 20),
 ]
   as [(Result, Double?)]
 {
@@ -331,6 +445,9 @@ for (r, goalMs) in [
   print("\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%9.3f ms", ms))\(goal)")
 }
 print("(the one-widget frame redrew \(changedWidgets) rectangle(s))")
+print(
+  "(the first board holds \(workspaceFeatures) features and \(backfilledVersions) versions, backfilled from their trails)"
+)
 print("")
 for w in idleWatchers {
   let goal = w.percent <= 0.3 ? "  goal ≤ 0.3 % of a core: met" : "  goal ≤ 0.3 % of a core: MISSED"

@@ -77,3 +77,100 @@ struct OrchestraDBSourceTests {
     #expect(board.wait(3) { $0.features["FEAT-X"] != nil && $0.origins[source.origin]?.connection == .live })
   }
 }
+
+/// `orchestra-db:` on first sight: the board's history starts with the audit trail in each body.
+@Suite("Following an Orchestra workspace database: history from the trail", .serialized)
+struct OrchestraDBBackfillTests {
+  typealias M = Make
+
+  static func version(_ at: String, _ status: String, points: Double? = 2) -> FeatureVersion {
+    FeatureVersion(at: M.t(at), status: status, points: points, sprints: [], exists: true)
+  }
+
+  @Test func theBoardAfterFirstSightHasHistoryFromTheTrail() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    // A: the current tools, a bug's gate skipped, approved with a comment.
+    try ws.write(id: "FEAT-A", status: "todo", estimate: "M", at: "2026-11-02T09:00:00Z")
+    try ws.advance(id: "FEAT-A", kind: "silent", to: "in-progress", at: "2026-11-02T10:00:00Z")
+    try ws.advance(
+      id: "FEAT-A", kind: "gated", to: "in-testing", at: "2026-11-03T10:00:00Z",
+      text: "## Changes\n- **svc package** (internal/svc): new\n\n---\n**Phase 2 -> 3**: a rule in the evidence")
+    try ws.advance(id: "FEAT-A", kind: "gate-skipped", to: "in-review", at: "2026-11-04T10:00:00Z", text: "bug")
+    try ws.advance(id: "FEAT-A", kind: "review", to: "done", at: "2026-11-05T10:00:00Z", text: "Ship it")
+    // B: v0.1's untimed lines, then a note: the row's status holds from its updated_at.
+    try ws.write(id: "FEAT-B", status: "todo", estimate: "M", at: "2026-11-02T09:00:00Z")
+    try ws.advance(id: "FEAT-B", kind: "v0.1", to: "in-progress", at: "2026-11-03T09:00:00Z", text: "go")
+    try ws.advance(id: "FEAT-B", kind: "note", to: "", at: "2026-11-06T09:00:00Z", text: "**todo -> done**: no")
+    // C: no trail at all.
+    try ws.write(id: "FEAT-C", status: "todo", estimate: "M", at: "2026-11-07T09:00:00Z")
+
+    let path = ws.path
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: { M.t("2026-11-20T00:00:00Z") }) {
+      (path, "SQLite \(path)")
+    }
+    source.pollInterval = 0.1
+    let board = LiveBoard()
+    source.start { board.put($0) }
+    defer { source.stop() }
+    #expect(board.wait(5) { $0.features.count == 3 })
+    let s = board.board()
+    #expect(
+      s.history["FEAT-A"]?.versions == [
+        // The first line starts from in-progress: `set_current_feature` wrote none.
+        Self.version("2026-11-02T09:00:00Z", "in-progress"), Self.version("2026-11-03T10:00:00Z", "in-testing"),
+        Self.version("2026-11-04T10:00:00Z", "in-review"), Self.version("2026-11-05T10:00:00Z", "done"),
+      ])
+    #expect(
+      s.history["FEAT-B"]?.versions == [
+        Self.version("2026-11-02T09:00:00Z", "todo"), Self.version("2026-11-06T09:00:00Z", "in-progress"),
+      ])
+    #expect(s.history["FEAT-C"]?.versions == [Self.version("2026-11-07T09:00:00Z", "todo")])
+    #expect(s.origins[source.origin]?.historyFrom == M.t("2026-11-02T09:00:00Z"))
+
+    // A live move afterwards comes after the past, dated by its change-log row.
+    try ws.advance(id: "FEAT-C", kind: "silent", to: "in-progress", at: "2026-11-20T00:00:00Z")
+    #expect(board.wait(2) { $0.features["FEAT-C"]?.status == "in-progress" })
+    #expect(
+      board.board().history["FEAT-C"]?.versions == [
+        Self.version("2026-11-07T09:00:00Z", "todo"), Self.version("2026-11-20T00:00:00Z", "in-progress"),
+      ])
+    #expect(board.board().counters.rejected == 0)
+  }
+}
+
+extension OrchestraDBBackfillTests {
+  @Test func aDatabaseWithoutBodiesAndABodyPastTheCap() throws {
+    // An older schema without `body`: the timestamps alone.
+    let old = try OrchestraWorkspace(
+      ddl: OrchestraWorkspace.ddl.replacingOccurrences(
+        of: "depends_on TEXT DEFAULT '[]', body TEXT DEFAULT '',", with: "depends_on TEXT DEFAULT '[]',"))
+    try old.project("web")
+    try old.write(id: "FEAT-A", status: "todo", at: "2026-11-02T09:00:00Z")
+    try old.writer.sql("UPDATE features SET status = 'done', updated_at = '2026-11-05T09:00:00Z'")
+    let now = M.t("2026-11-20T00:00:00Z")
+    let rows = try OrchestraDatabase(path: old.path).features(history: (now, "todo"))
+    #expect(
+      rows.history == [
+        "FEAT-A": [
+          StatusMove(at: M.t("2026-11-02T09:00:00Z"), status: "todo"),
+          StatusMove(at: M.t("2026-11-05T09:00:00Z"), status: "done"),
+        ]
+      ])
+
+    // A body far past the value cap is read from its end: the newest entry, the start unknown.
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-B", status: "todo", at: "2026-11-02T09:00:00Z")
+    try ws.advance(
+      id: "FEAT-B", kind: "gated", to: "in-testing", at: "2026-11-03T09:00:00Z",
+      text: String(repeating: "ü", count: 300_000))
+    try ws.advance(id: "FEAT-B", kind: "gated", to: "in-review", at: "2026-11-04T09:00:00Z", text: "## Results")
+    let db = try OrchestraDatabase(path: ws.path)
+    let read = try db.features(history: (now, "todo"))
+    #expect(read.problems == [])
+    #expect(
+      read.history == ["FEAT-B": [StatusMove(at: M.t("2026-11-04T09:00:00Z"), status: "in-review")]],
+      "the start is unknown")
+  }
+}

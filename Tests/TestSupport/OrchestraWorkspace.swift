@@ -76,6 +76,14 @@ public final class OrchestraWorkspace {
     }
   }
 
+  /// A feature tool's move of `id` to `to` at `time`, with the audit-trail entry that tool
+  /// generation appends to the body (`kind`: `gated`, `gate-skipped`, `rejected`,
+  /// `self-review`, `review`, `v0.1`, `v0.1-review`, `v0.1-rejected`, `note`, `silent`; see
+  /// `sqlwriter.py`), then the plugin's write and change-log row.
+  public func advance(id: String, kind: String, to: String, at time: String, text: String = "") throws {
+    try writer.send(["advance": ["id": id, "kind": kind, "to": to, "ts": time, "text": text]])
+  }
+
   /// The plugin's delete: the row, then a change-log row with version 0.
   public func delete(id: String, at time: String = "2026-11-03T11:00:00Z") throws {
     try writer.sql("DELETE FROM features WHERE id = ?", [id])

@@ -52,4 +52,46 @@ struct WorkspaceInspectTests {
     #expect(tallies["done"] == 1)
     #expect(r.out.contains("\"status\": \"live\""))
   }
+
+  @Test func aDeclaredSprintShowsItsBurndownFromBackfilledHistory() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    for id in ["FEAT-A", "FEAT-B", "FEAT-C"] {
+      try ws.write(id: id, status: "todo", estimate: "M", labels: #"["sprint:s1"]"#, at: "2026-11-02T09:00:00Z")
+      try ws.advance(id: id, kind: "silent", to: "in-progress", at: "2026-11-09T10:00:00Z")
+    }
+    for (id, day) in [("FEAT-A", "10"), ("FEAT-B", "12")] {
+      try ws.advance(id: id, kind: "gated", to: "in-review", at: "2026-11-\(day)T09:00:00Z", text: "## Changes\n- a.go")
+      try ws.advance(id: id, kind: "review", to: "done", at: "2026-11-\(day)T10:00:00Z", text: "approved")
+    }
+    ws.writer.stop()
+    let sprints = ws.dir!.url.appendingPathComponent("sprints.jsonl")
+    try Data(
+      #"{"topic":"sprint.created","time":"2026-11-08T08:00:00Z","payload":{"id":"s1","name":"S1","start_date":"2026-11-09","end_date":"2026-11-20"}}"#
+        .utf8
+    ).write(to: sprints)
+    let r = Self.run(
+      [
+        "inspect", "--source", "orchestra-db:\(ws.path)", "--source", "jsonl:\(sprints.path)", "--settle", "0.3",
+        "--wait", "5", "--tz", "UTC",
+      ], home: ws.dir!.url.path)
+    #expect(r.code == 0, "\(r.err)")
+    guard case .object(let root)? = try? JSONParser.parse(r.out), case .object(let burndown)? = root["burndown"],
+      case .array(let remaining)? = burndown["remaining"], case .array(let sources)? = root["sources"]
+    else {
+      Issue.record("no burndown in \(r.out.prefix(600))")
+      return
+    }
+    // Three M features (2 points each): A done on the 10th, B on the 12th; C still open.
+    #expect(remaining == [6, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2].map(JSONValue.number), "\(remaining)")
+    let db = sources.first { s in
+      if case .object(let o) = s, case .string(let n)? = o["name"] { return n.hasPrefix("orchestra-db:") }
+      return false
+    }
+    guard case .object(let o)? = db else {
+      Issue.record("no orchestra-db source in \(sources)")
+      return
+    }
+    #expect(o["history_from"] == .string("2026-11-02T09:00:00Z"))
+  }
 }

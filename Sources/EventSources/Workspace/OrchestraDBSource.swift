@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import SQLite
 public import WallboardCore
 
@@ -9,10 +9,12 @@ public import WallboardCore
 /// workflow unless a source says otherwise); then, every `pollInterval`, `PRAGMA data_version`
 /// (no table I/O) and, when it moved, the `change_log` rows after the cursor: each changed
 /// feature is read again and becomes one event (`feature.created` with the whole row, or
-/// `feature.deleted`), timed by its log row. A full resync (a new snapshot) when the database
-/// has no change log, was replaced (the log's last id went back, or the file is another), or
-/// its rows changed without log rows (a cascade, a migration: the fingerprint moved). A missing
-/// file is offline until it appears; a locked one is tried again at the next poll.
+/// `feature.deleted`), timed by its log row. The first snapshot of a database also carries each
+/// feature's past, from the audit trail in its body (`AuditTrail.backfill`). A full resync (a
+/// new snapshot) when the database has no change log, was replaced (the log's last id went back,
+/// or the file is another), or its rows changed without log rows (a cascade, a migration: the
+/// fingerprint moved). A missing file is offline until it appears; a locked one is tried again
+/// at the next poll.
 public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   public let origin: String
   /// Where the database is: a fixed file, or found again (through the locator) on every try.
@@ -139,7 +141,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     let version = try db.dataVersion()
     let cursor = try db.lastChange()
     let now = clock()
-    let known = try snapshot(db, at: now, deliver)
+    let known = try snapshot(db, at: now, deliver, backfill: true)
     var shown = detail
     if !db.hasChangeLog { shown += " · no change log: read in full on every change" }
     deliver(.connection(origin: origin, status: .live, at: now, detail: shown))
@@ -148,14 +150,18 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       fingerprint: try db.fingerprint(), fingerprintAt: now, aliveAt: now)
   }
 
-  /// Delivers the whole store as this source's snapshot; returns the ids it holds.
+  /// Delivers the whole store as this source's snapshot; returns the ids it holds. With
+  /// `backfill` (the first snapshot of a database), the snapshot carries each feature's past from
+  /// its audit trail; a resync of the same database needs none (the board has it already).
   @discardableResult
   private func snapshot(
-    _ db: OrchestraDatabase, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void
+    _ db: OrchestraDatabase, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void,
+    backfill: Bool = false
   )
     throws(SQLiteError) -> Set<String>
   {
-    let (features, problems) = try db.features(projects: projects)
+    let (features, problems, history) = try db.features(
+      projects: projects, history: backfill ? (now, Workflow.upstream.initialState) : nil)
     for p in problems {
       deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.id): \(p.problem)"))
     }
@@ -165,7 +171,8 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           origin: origin, time: now, receivedAt: now,
           body: .boardSnapshot(
             BoardSnapshot(
-              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)])))))
+              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)],
+              history: history)))))
     return Set(features.map(\.id))
   }
 

@@ -61,11 +61,32 @@ public final class OrchestraDatabase {
     Self.wanted.map { columns.contains($0) ? $0 : "NULL" }.joined(separator: ", ")
   }
 
+  /// The most characters of a body read for its audit trail: its end, where the newest entries
+  /// are (`substr` counts characters, so at most 4 bytes each: within the value cap).
+  public static let maxBodyCharacters = AuditTrail.maxBodyBytes / 4
+
   /// Every feature (of `projects`, when given), by id, and the rows that could not be read.
   public func features(
     projects: Set<String>? = nil
   ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem]) {
-    var sql = "SELECT \(selectList) FROM features"
+    let rows = try features(projects: projects, history: nil)
+    return (rows.features, rows.problems)
+  }
+
+  /// Every feature (of `projects`, when given), the rows that could not be read and, when
+  /// `history` is given, each feature's past from its body's audit trail and its timestamps
+  /// (`AuditTrail.backfill`): the moves of the features that have any, by id. The `body` column
+  /// may be missing (no history, then); a body is read from its end, `maxBodyCharacters` at most.
+  public func features(
+    projects: Set<String>? = nil, history: (now: Instant, initialState: String)?
+  ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem], history: [String: [StatusMove]]) {
+    var columnsRead = selectList
+    if history != nil {
+      columnsRead +=
+        columns.contains("body")
+        ? ", substr(body, -\(Self.maxBodyCharacters)), length(body) > \(Self.maxBodyCharacters)" : ", NULL, 0"
+    }
+    var sql = "SELECT \(columnsRead) FROM features"
     var args: [Value] = []
     if let projects, columns.contains("project_id") {
       sql += " WHERE project_id IN (\(Array(repeating: "?", count: projects.count).joined(separator: ", ")))"
@@ -75,14 +96,27 @@ public final class OrchestraDatabase {
     let rows = try db.rows(sql, args, limit: Self.maxFeatures)
     var out: [Feature] = []
     var problems: [RowProblem] = []
+    var past: [String: [StatusMove]] = [:]
     out.reserveCapacity(rows.count)
     for row in rows {
       switch Self.feature(row) {
-      case .success(let f): out.append(f)
+      case .success(let f):
+        out.append(f)
+        guard let (now, initial) = history else { continue }
+        let trail: AuditTrail.Parsed
+        let cut = row[Self.wanted.count + 1].integer == 1
+        switch row[Self.wanted.count] {
+        case .text(let body): trail = AuditTrail.parse(body, tail: cut)
+        case .blob(let bytes): trail = bytes.withUnsafeBufferPointer { AuditTrail.parse($0, tail: cut) }
+        default: trail = AuditTrail.Parsed(moves: [], truncated: false)
+        }
+        let moves = AuditTrail.backfill(
+          trail, createdAt: f.createdAt, updatedAt: f.updatedAt, status: f.status, initialState: initial, now: now)
+        if !moves.isEmpty { past[f.id] = moves }
       case .failure(let p): problems.append(p)
       }
     }
-    return (out, problems)
+    return (out, problems, past)
   }
 
   /// One feature by id, nil when there is no such row.
