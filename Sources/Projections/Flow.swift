@@ -1,0 +1,159 @@
+public import WallboardCore
+
+/// One state of a cumulative flow, in the order the flow lists them.
+public struct FlowState: Hashable, Sendable {
+  public var id: String
+  public var label: String
+  /// `false` for a state the workflow does not know (listed after the known ones).
+  public var known: Bool
+  public var terminal: Bool
+  /// A done state (`Workflow.isDone`): the bottom of the chart's stack.
+  public var done: Bool
+}
+
+/// One civil day of a cumulative flow.
+public struct FlowDay: Hashable, Sendable {
+  public var date: CivilDate
+  /// How many features stood in each state at the end of the day (today: at the flow's moment),
+  /// one count per `Flow.states`, in that order.
+  public var counts: [Int]
+  /// How many features entered a done state during the day (each feature once a day).
+  public var done: Int
+}
+
+/// The cumulative flow of the board's features over the last days, by workflow state, with
+/// throughput: what the main chart shows when no sprint is active.
+///
+/// The features are the tallies' (`BoardScope`): the active sprint's members when one is given,
+/// else every feature. A past day counts each feature as its history (`FeatureHistory`) had it at
+/// the end of that day in the board's zone; today counts the features as they are now, so the
+/// last day equals `Tally.compute` exactly. A feature whose history the board no longer keeps
+/// (deleted, and referred to by no sprint) is not counted on the days before it was deleted.
+public struct Flow: Hashable, Sendable {
+  /// Every state of the workflow in order, zeros included, then the states the workflow does
+  /// not know in the order the board first saw them.
+  public var states: [FlowState]
+  /// The window's days, oldest first, ending with today.
+  public var days: [FlowDay]
+  /// The zone whose midnights are the day boundaries.
+  public var zone: Zone
+  /// The earliest moment the board has a record of any counted feature (nil: none): before it,
+  /// the counts are zero because the board knew nothing, not because there was nothing.
+  public var historyFrom: Instant?
+  /// Features that entered a done state in the window (the sum of the days' `done`).
+  public var throughput: Int
+  /// `throughput` per day over the window's days the board has history for (at least one day).
+  public var throughputPerDay: Double
+}
+
+extension Flow {
+  /// How many days a flow may span.
+  public static let dayRange = 1...90
+  /// The window when none is asked for.
+  public static let defaultDays = 14
+
+  /// The counts of the last day (today), by state id, in the flow's state order.
+  public var today: [(state: String, count: Int)] {
+    guard let last = days.last else { return [] }
+    return zip(states, last.counts).map { ($0.0.id, $0.1) }
+  }
+
+  /// The index of the first day the board has history for, or nil when it has none in the window.
+  public var firstKnownDay: Int? {
+    guard let from = historyFrom else { return nil }
+    return days.firstIndex { zone.endOfDay($0.date) >= from }
+  }
+
+  /// Computes the flow of the `days` days ending with the date of `at` in `zone`.
+  ///
+  /// - Parameters:
+  ///   - sprint: the active sprint, whose members are counted; nil counts every feature.
+  ///   - days: the window's length, clamped to `dayRange`.
+  public static func compute(state: BoardState, sprint: Sprint?, at: Instant, zone: Zone, days: Int) -> Flow {
+    let scope = BoardScope(state: state, sprint: sprint)
+    let wf = scope.workflow
+    let n = Swift.min(Swift.max(days, dayRange.lowerBound), dayRange.upperBound)
+    let today = zone.date(of: at)
+    let dates = (0..<n).map { today.adding(days: $0 - (n - 1)) }
+    // The end of every past day; the last day is counted from the features as they are now.
+    let ends = dates.dropLast().map { zone.endOfDay($0) }
+    let windowStart = zone.startOfDay(dates[0])
+
+    var index: [String: Int] = [:]
+    for (i, s) in wf.states.enumerated() { index[s.id] = i }
+    var unknown: [String: Int] = [:]
+    var unknownOrder: [String] = []
+    /// The column of a status: its workflow state's, else a column of its own after them.
+    func column(_ status: String) -> Int {
+      if let s = wf.state(status), let i = index[s.id] { return i }
+      if let i = unknown[status] { return wf.states.count + i }
+      unknown[status] = unknownOrder.count
+      unknownOrder.append(status)
+      return wf.states.count + unknownOrder.count - 1
+    }
+
+    var counts = Array(repeating: [Int](), count: n)
+    func add(_ status: String, day: Int) {
+      let c = column(status)
+      if counts[day].count <= c { counts[day] += Array(repeating: 0, count: c + 1 - counts[day].count) }
+      counts[day][c] += 1
+    }
+    var done = Array(repeating: 0, count: n)
+    var historyFrom: Instant?
+
+    func counted(_ v: FeatureVersion) -> Bool {
+      v.exists && (sprint.map { v.sprints.contains($0.id) } ?? true)
+    }
+    // Each feature's versions are walked once, side by side with the days.
+    for (_, h) in state.history {
+      let versions = h.versions
+      guard let first = versions.first else { continue }
+      var i = 0
+      var anyCounted = false
+      for (day, end) in ends.enumerated() {
+        while i < versions.count && versions[i].at <= end { i += 1 }
+        guard i > 0, counted(versions[i - 1]) else { continue }
+        add(versions[i - 1].status, day: day)
+        anyCounted = true
+      }
+      // Throughput: a counted version in a done state whose predecessor existed and was not done.
+      var lastDay = -1
+      for k in versions.indices.dropFirst() {
+        let v = versions[k]
+        guard v.at >= windowStart, v.at <= at else { continue }
+        let prev = versions[k - 1]
+        guard counted(v), wf.isDone(v.status), prev.exists, !wf.isDone(prev.status) else { continue }
+        let day = zone.date(of: v.at).daysSinceEpoch - dates[0].daysSinceEpoch
+        guard day >= 0, day < n, day != lastDay else { continue }
+        done[day] += 1
+        lastDay = day
+      }
+      if anyCounted { historyFrom = Swift.min(historyFrom ?? first.at, first.at) }
+    }
+    for f in scope.features {
+      add(f.status, day: n - 1)
+      let from = Swift.min(state.history[f.id]?.versions.first?.at ?? at, at)
+      historyFrom = Swift.min(historyFrom ?? from, from)
+    }
+
+    // Unknown states in the order the board first saw them (a status it never noted, which the
+    // reducer cannot produce, after them in name order: the flow stays total).
+    var order = state.statusOrder.filter { unknown[$0] != nil }
+    order += unknownOrder.filter { !order.contains($0) }.sorted()
+    let states =
+      wf.states.map { FlowState(id: $0.id, label: $0.label, known: true, terminal: $0.terminal, done: $0.done) }
+      + order.map { FlowState(id: $0, label: $0, known: false, terminal: false, done: false) }
+    let permutation = wf.states.indices.map { $0 } + order.map { wf.states.count + unknown[$0]! }
+    let flowDays = dates.indices.map { d in
+      FlowDay(
+        date: dates[d], counts: permutation.map { $0 < counts[d].count ? counts[d][$0] : 0 }, done: done[d])
+    }
+
+    let total = done.reduce(0, +)
+    var flow = Flow(
+      states: states, days: flowDays, zone: zone, historyFrom: historyFrom, throughput: total, throughputPerDay: 0)
+    let knownDays = n - (flow.firstKnownDay ?? 0)
+    flow.throughputPerDay = Double(total) / Double(Swift.max(1, knownDays))
+    return flow
+  }
+}
