@@ -5,6 +5,8 @@ public import WallboardCore
 public struct FrameModel: Sendable {
   public var header: HeaderModel
   public var burndown: Burndown?
+  /// The cumulative flow and throughput, when no sprint is active (the chart shown instead).
+  public var flow: Flow?
   public var tallies: [Tally]
   public var progress: Progress
   public var sources: [SourceRow]
@@ -22,20 +24,23 @@ public struct FrameModel: Sendable {
   ///   - at: the board's clock (simulated time for the simulation), for the burndown and clock.
   ///   - now: the real clock, for ages and staleness.
   ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
+  ///   - flowDays: the cumulative flow's window (`Flow.dayRange`), drawn when no sprint is active.
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
-    reconnectAt: [String: Instant] = [:]
+    reconnectAt: [String: Instant] = [:], flowDays: Int = Flow.defaultDays
   ) {
     let sprint = state.activeSprint()
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
     let scope = BoardScope(state: state, sprint: sprint)
     self.burndown = burndown
+    // Only without a sprint: nothing draws the flow while the burndown is shown.
+    flow = sprint == nil ? Flow.compute(state: state, sprint: nil, at: at, zone: zone, days: flowDays) : nil
     tallies = Tally.compute(state: state, scope: scope)
     progress = Progress.compute(state: state, scope: scope)
     var projects: [String: Int] = [:]
     for f in scope.features { if let p = f.projectId { projects[p, default: 0] += 1 } }
     let project = projects.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-    header = HeaderModel(project: project, sprint: sprint, burndown: burndown, at: at, zone: zone)
+    header = HeaderModel(project: project, sprint: sprint, burndown: burndown, flow: flow, at: at, zone: zone)
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
@@ -60,7 +65,8 @@ public struct FrameModel: Sendable {
   }
 }
 
-/// The header: sprint name and goal, dates, working days left, and the clock.
+/// The header: sprint name and goal, dates, working days left, and the clock; without a sprint,
+/// the flow's window ("Flow · last 14 days") and its dates.
 public struct HeaderModel: Hashable, Sendable {
   public var title: String
   public var goal: String?
@@ -69,13 +75,19 @@ public struct HeaderModel: Hashable, Sendable {
   public var clock: String
   public var day: String
 
-  /// - Parameter project: the project most of the board's features belong to, if any.
-  public init(project: String? = nil, sprint: Sprint?, burndown: Burndown?, at: Instant, zone: Zone) {
-    let name = sprint?.name ?? "No sprint"
+  /// - Parameters:
+  ///   - project: the project most of the board's features belong to, if any.
+  ///   - flow: the flow the chart shows when there is no sprint.
+  public init(
+    project: String? = nil, sprint: Sprint?, burndown: Burndown?, flow: Flow? = nil, at: Instant, zone: Zone
+  ) {
+    let name = sprint?.name ?? flow.map(FlowWidget.title) ?? "No sprint"
     title = project.map { "\($0) · \(name)" } ?? name
     goal = sprint?.goal
     if let s = sprint {
       dates = "\(Clock.dayMonth(s.startDate)) – \(Clock.dayMonth(s.endDate))"
+    } else if let f = flow, let first = f.days.first, let last = f.days.last, f.days.count > 1 {
+      dates = "\(Clock.dayMonth(first.date)) – \(Clock.dayMonth(last.date))"
     } else {
       dates = ""
     }

@@ -10,7 +10,7 @@ public enum SprintlessTeam {
   public static var settings: BoardSettings { BoardSettings(workflow: .upstream) }
 
   /// Every event up to and including `through`, oldest first, one feature's change per event.
-  public static func events(through: Instant, features: Int = 36, seed: UInt64 = 7) -> [Event] {
+  public static func events(through: Instant, features: Int = 48, seed: UInt64 = 7) -> [Event] {
     var rng = TestRandom(state: seed)
     var out: [(Instant, Int, Event.Body)] = []
     let path = ["in-progress", "in-testing", "in-review", "done"]
