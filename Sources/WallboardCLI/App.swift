@@ -59,7 +59,8 @@ public struct App {
     let wall = now()
     let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
     let json = InspectReport.json(
-      state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit)
+      state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit,
+      flowDays: o.flowDays)
     console.out(json.serialized(pretty: true))
   }
 

@@ -97,7 +97,7 @@ struct LiveRun {
         let started = Date()
         let frame = FrameModel(
           state: state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
-          reconnectAt: sources.reconnectAt)
+          reconnectAt: sources.reconnectAt, flowDays: settings.flowDays)
         // The panel goes where it covers neither the clock nor the banner. One that moved, changed
         // size or went away leaves nothing behind: the frame is then drawn in full.
         let panelText = diagnostics.visible ? diagnostics.lines : []
@@ -151,7 +151,8 @@ struct LiveRun {
       for i in inputs { Reducer.reduce(into: &state, i) }
       if !inputs.isEmpty { dirty = true }
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
-        let text = TextBoard.render(state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit)
+        let text = TextBoard.render(
+          state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit, flowDays: options.flowDays)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()
         dirty = false

@@ -15,7 +15,8 @@ enum Snapshot {
     let screen = Screen(width: size.width, height: size.height, rotation: o.rotate)
     let zone = o.timeZone ?? .current
     // The moment shown is `at`; staleness and "12 s ago" are real time.
-    let frame = FrameModel(state: load.state, at: load.at, now: now, zone: zone, unit: o.unit)
+    let frame = FrameModel(
+      state: load.state, at: load.at, now: now, zone: zone, unit: o.unit, flowDays: o.flowDays)
     let (width, height) = screen.canvasSize
     var board = Canvas(width: width, height: height, background: scene.theme.bg)
     _ = scene.draw(frame, into: &board)
