@@ -24,15 +24,18 @@ public struct FlowWidget: Widget {
         canvas: &canvas)
       return
     }
-    let title = Self.chartTitle(f)
-    var content = Card.draw(title: title, in: rect, style: style, painter: &painter, canvas: &canvas)
-    let labelSize = style.size(.small)
-    // The throughput in the title row when it fits beside the title, else in a row of its own.
+    // The throughput in the title row when it fits beside the title (shortened if need be),
+    // else in a row of its own.
     let summary = Self.throughputText(f)
     let titleRow = Card.titleRow(in: rect, style: style)
-    let titleWidth = painter.width(title, size: style.size(.body), bold: true)
     let summaryWidth = painter.width(summary, size: style.size(.body), bold: true)
-    if titleRow.width - titleWidth - style.u(24) >= summaryWidth {
+    let room = titleRow.width - summaryWidth - style.u(24)
+    let titles = Self.chartTitles(f)
+    let title = titles.first { painter.width($0, size: style.size(.body), bold: true) <= room } ?? titles[0]
+    let besideTitle = painter.width(title, size: style.size(.body), bold: true) <= room
+    var content = Card.draw(title: title, in: rect, style: style, painter: &painter, canvas: &canvas)
+    let labelSize = style.size(.small)
+    if besideTitle {
       painter.draw(
         summary, in: titleRow, size: style.size(.body), color: ink, background: t.bg, align: .right, bold: true,
         canvas: &canvas)
@@ -63,9 +66,11 @@ public struct FlowWidget: Widget {
     f.days.count == 1 ? "Flow · today" : "Flow · last \(f.days.count) days"
   }
 
-  /// "Cumulative flow · 14 days" ("Cumulative flow · today"): the chart's own title.
-  public static func chartTitle(_ f: Flow) -> String {
-    "Cumulative flow · " + (f.days.count == 1 ? "today" : "\(f.days.count) days")
+  /// "Cumulative flow · 14 days" ("Cumulative flow · today"): the chart's own title, then a
+  /// shorter form for where the throughput would not fit beside it.
+  public static func chartTitles(_ f: Flow) -> [String] {
+    let window = f.days.count == 1 ? "today" : "\(f.days.count) days"
+    return ["Cumulative flow · " + window, "Flow · " + window]
   }
 
   /// "12 done · 0.9/day": the window's throughput and its average.
@@ -150,13 +155,14 @@ public struct FlowWidget: Widget {
     func y(_ v: Double) -> Double { plot.maxY - v / axis.max * plot.height }
 
     // Grid: a line and a label at every tick.
+    // Labels every `every` ticks counted down from the top, so that none crowds another.
     let every = Swift.max(1, Int(saturating: labelSize * 1.3 / (plot.height / Double(axis.ticks)), .up))
     for k in 0...axis.ticks {
       let v = Double(k) * axis.step
       canvas.line(
         from: Point(plot.minX, y(v)), to: Point(plot.maxX, y(v)), width: style.u(k == 0 ? 2 : 1),
         k == 0 ? t.border : t.border.withAlpha(0.6))
-      guard k % every == 0 || k == axis.ticks else { continue }
+      guard (axis.ticks - k) % every == 0 else { continue }
       painter.draw(
         Numbers.short(v),
         in: Rect(x: area.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2),

@@ -72,6 +72,9 @@ struct FlowWidgetTests {
       \.text)
     #expect(texts.contains("Flow · last 14 days"), "the header")
     #expect(texts.contains("Cumulative flow · 14 days"), "the chart")
+    let portrait = try FlowFixtures.records("portrait", theme: "orchestra", width: 1080, height: 1920).map(\.text)
+    #expect(portrait.contains("Flow · 14 days"), "the short title where the throughput needs the room")
+    #expect(portrait.contains(FlowWidget.throughputText(flow)))
     #expect(texts.contains(FlowWidget.throughputText(flow)))
     #expect(FlowWidget.throughputText(flow) == "\(flow.throughput) done · \(Numbers.short(flow.throughputPerDay))/day")
     // The legend: every band's state and its count today, in stack order (done at the bottom).
@@ -86,6 +89,15 @@ struct FlowWidgetTests {
     }
     #expect(!texts.contains("No sprint to chart yet"))
     #expect(!texts.contains { $0.contains("No sprint") })
+  }
+
+  @Test func theNumbersSayTheThroughputWithoutASprint() throws {
+    let frame = FlowFixtures.frame()
+    let flow = try #require(frame.flow)
+    let items = NumbersWidget().model(frame).items
+    #expect(items.last?.value == Numbers.short(flow.throughputPerDay))
+    #expect(items.last?.label == "done per day")
+    #expect(NumbersWidget().model(Fixtures.frame()).items.last?.label == "working days left")
   }
 
   @Test func anUnchangedFlowIsNotRedrawnAndAMoveIs() throws {
