@@ -70,31 +70,44 @@ extension Flow {
   ///   - sprint: the active sprint, whose members are counted; nil counts every feature.
   ///   - days: the window's length, clamped to `dayRange`.
   public static func compute(state: BoardState, sprint: Sprint?, at: Instant, zone: Zone, days: Int) -> Flow {
-    let scope = BoardScope(state: state, sprint: sprint)
+    compute(
+      state: state, scope: BoardScope(state: state, sprint: sprint), sprint: sprint, at: at, zone: zone, days: days)
+  }
+
+  /// Computes the flow over a scope already built for `sprint` (the tallies' scope).
+  public static func compute(
+    state: BoardState, scope: BoardScope, sprint: Sprint?, at: Instant, zone: Zone, days: Int
+  ) -> Flow {
     let wf = scope.workflow
     let n = Swift.min(Swift.max(days, dayRange.lowerBound), dayRange.upperBound)
     let today = zone.date(of: at)
     let dates = (0..<n).map { today.adding(days: $0 - (n - 1)) }
+    // Where each day starts, and where the window ends: a moment's day is found among them.
+    let starts = (dates + [today.adding(days: 1)]).map { zone.startOfDay($0).millis }
     // The end of every past day; the last day is counted from the features as they are now.
-    let ends = dates.dropLast().map { zone.endOfDay($0) }
-    let windowStart = zone.startOfDay(dates[0])
+    let ends = starts.dropFirst().dropLast().map { $0 - 1 }
 
-    var index: [String: Int] = [:]
-    for (i, s) in wf.states.enumerated() { index[s.id] = i }
-    var unknown: [String: Int] = [:]
+    // Columns: the workflow's states, then a column per status it does not know. Each status
+    // is looked up once; after that, versions are counted by column.
+    var columnOf: [String: Int] = [:]
     var unknownOrder: [String] = []
-    /// The column of a status: its workflow state's, else a column of its own after them.
     func column(_ status: String) -> Int {
-      if let s = wf.state(status), let i = index[s.id] { return i }
-      if let i = unknown[status] { return wf.states.count + i }
-      unknown[status] = unknownOrder.count
-      unknownOrder.append(status)
-      return wf.states.count + unknownOrder.count - 1
+      if let c = columnOf[status] { return c }
+      let c: Int
+      if let known = wf.state(status), let i = wf.states.firstIndex(where: { $0.id == known.id }) {
+        c = i
+      } else {
+        c = wf.states.count + unknownOrder.count
+        unknownOrder.append(status)
+      }
+      columnOf[status] = c
+      return c
     }
+    func isDone(_ c: Int) -> Bool { c < wf.states.count && wf.states[c].done }
 
-    var counts = Array(repeating: [Int](), count: n)
-    func add(_ status: String, day: Int) {
-      let c = column(status)
+    let width = wf.states.count
+    var counts = Array(repeating: Array(repeating: 0, count: width), count: n)
+    func add(_ c: Int, day: Int) {
       if counts[day].count <= c { counts[day] += Array(repeating: 0, count: c + 1 - counts[day].count) }
       counts[day][c] += 1
     }
@@ -105,36 +118,43 @@ extension Flow {
       v.exists && (sprint.map { v.sprints.contains($0.id) } ?? true)
     }
     // Each feature's versions are walked once, side by side with the days.
-    for (_, h) in state.history {
+    var columns: [Int] = []
+    for h in state.history.values {
       let versions = h.versions
       guard let first = versions.first else { continue }
+      columns.removeAll(keepingCapacity: true)
+      for v in versions { columns.append(column(v.status)) }
       var i = 0
       var anyCounted = false
       for (day, end) in ends.enumerated() {
-        while i < versions.count && versions[i].at <= end { i += 1 }
+        while i < versions.count && versions[i].at.millis <= end { i += 1 }
         guard i > 0, counted(versions[i - 1]) else { continue }
-        add(versions[i - 1].status, day: day)
+        add(columns[i - 1], day: day)
         anyCounted = true
       }
       // Throughput: a counted version in a done state whose predecessor existed and was not done.
       var lastDay = -1
+      var day = 0
       for k in versions.indices.dropFirst() {
-        let v = versions[k]
-        guard v.at >= windowStart, v.at <= at else { continue }
-        let prev = versions[k - 1]
-        guard counted(v), wf.isDone(v.status), prev.exists, !wf.isDone(prev.status) else { continue }
-        let day = zone.date(of: v.at).daysSinceEpoch - dates[0].daysSinceEpoch
-        guard day >= 0, day < n, day != lastDay else { continue }
+        let t = versions[k].at.millis
+        guard t >= starts[0], t <= at.millis else { continue }
+        guard isDone(columns[k]), !isDone(columns[k - 1]), versions[k - 1].exists, counted(versions[k]) else {
+          continue
+        }
+        while day + 1 < n && starts[day + 1] <= t { day += 1 }
+        guard day != lastDay else { continue }
         done[day] += 1
         lastDay = day
       }
       if anyCounted { historyFrom = Swift.min(historyFrom ?? first.at, first.at) }
     }
     for f in scope.features {
-      add(f.status, day: n - 1)
+      add(column(f.status), day: n - 1)
       let from = Swift.min(state.history[f.id]?.versions.first?.at ?? at, at)
       historyFrom = Swift.min(historyFrom ?? from, from)
     }
+    var unknown: [String: Int] = [:]
+    for (i, s) in unknownOrder.enumerated() { unknown[s] = i }
 
     // Unknown states in the order the board first saw them (a status it never noted, which the
     // reducer cannot produce, after them in name order: the flow stays total).

@@ -18,7 +18,7 @@ public enum InspectReport {
     let progress = Progress.compute(state: state, scope: scope)
     let sources = SourceStatus.compute(state: state, now: now)
     // Over the tallies' features, so that the last day's counts are the tallies.
-    let flow = Flow.compute(state: state, sprint: sprint, at: at, zone: zone, days: flowDays)
+    let flow = Flow.compute(state: state, scope: scope, sprint: sprint, at: at, zone: zone, days: flowDays)
 
     func num(_ d: Double) -> JSONValue { .number(d) }
     func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }

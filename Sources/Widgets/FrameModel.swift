@@ -34,7 +34,9 @@ public struct FrameModel: Sendable {
     let scope = BoardScope(state: state, sprint: sprint)
     self.burndown = burndown
     // Only without a sprint: nothing draws the flow while the burndown is shown.
-    flow = sprint == nil ? Flow.compute(state: state, sprint: nil, at: at, zone: zone, days: flowDays) : nil
+    flow =
+      sprint == nil
+      ? Flow.compute(state: state, scope: scope, sprint: nil, at: at, zone: zone, days: flowDays) : nil
     tallies = Tally.compute(state: state, scope: scope)
     progress = Progress.compute(state: state, scope: scope)
     var projects: [String: Int] = [:]

@@ -2,9 +2,10 @@ import Foundation
 import Projections
 import TestSupport
 import Testing
-import WallboardCLI
 import WallboardCore
 import Wire
+
+@testable import WallboardCLI
 
 /// `--flow-days`, and the `flow` and `throughput` of `inspect` (issue 10, item 9).
 @Suite("The flow on the command line")
@@ -106,6 +107,12 @@ struct FlowCLITests {
     } catch {
       #expect(error.exitCode == 3 && error.description.contains("k.conf:2:"), "\(error)")
     }
+  }
+
+  @Test func aSavedConfigChangesTheWindowWhileRunRuns() throws {
+    let o = try ArgumentParser.applyConfig("flow-days 30\n", file: "k.conf", under: [])
+    #expect(LiveSettings(o).flowDays == 30)
+    #expect(LiveSettings(try ArgumentParser.parse([])).flowDays == Flow.defaultDays)
   }
 
   @Test func theDefaultIs14Days() throws {
