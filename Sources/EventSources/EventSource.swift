@@ -28,11 +28,15 @@ public protocol EventSource: AnyObject, Sendable {
   var nextAttemptAt: Instant? { get }
   /// The source's own clock (the simulation's), which the board follows when every source has one.
   var ownClock: (@Sendable () -> Instant)? { get }
+  /// A hint that what it follows changed (a server pushed a change): look now rather than at
+  /// the next poll. From any thread; a source that needs no hint ignores it.
+  func lookNow()
 }
 
 extension EventSource {
   public var nextAttemptAt: Instant? { nil }
   public var ownClock: (@Sendable () -> Instant)? { nil }
+  public func lookNow() {}
 }
 
 /// A source that is only ever followed: it has no end to read to.

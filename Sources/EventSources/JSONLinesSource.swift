@@ -31,3 +31,21 @@ public final class JSONLinesSource: EventSource {
     return nil
   }
 }
+
+extension JSONLinesSource {
+  /// `jsonl:PATH`, `jsonl:-` for standard input.
+  public struct Spec: SourceConfiguration {
+    public var path: String
+    public var name: String { "jsonl:" + path }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      JSONLinesSource(path: path, origin: name)
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "jsonl:PATH (- for stdin)" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      try value(of: text, after: "jsonl:", needs: "a path, or - for stdin").map { Spec(path: $0) }
+    }
+  }
+}

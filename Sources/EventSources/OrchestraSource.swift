@@ -232,3 +232,29 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
     }
   }
 }
+
+extension OrchestraSource {
+  /// `orchestra://HOST:PORT` (an IPv6 host in brackets).
+  public struct Spec: SourceConfiguration {
+    public var host: String
+    public var port: Int
+    public var name: String { "orchestra://\(host):\(port)" }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      OrchestraSource(host: host, port: port, origin: name, clock: context.clock)
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "orchestra://HOST:PORT" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      guard text.hasPrefix("orchestra://") else { return nil }
+      let rest = text.dropFirst("orchestra://".count)
+      guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
+        (1...65535).contains(port), colon != rest.startIndex
+      else { throw SourceSpecError(text: text, problem: "expected orchestra://HOST:PORT with a port 1–65535") }
+      var host = String(rest[..<colon])
+      if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+      return Spec(host: host, port: port)
+    }
+  }
+}

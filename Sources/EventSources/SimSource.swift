@@ -71,3 +71,84 @@ public final class SimSource: EventSource {
     return true
   }
 }
+
+extension SimSource {
+  /// `sim[:seed=N,speed=X,start=YYYY-MM-DD]`.
+  public struct Spec: SourceConfiguration {
+    public var seed: UInt64 = 1
+    /// Simulated seconds per real second when the simulation runs live.
+    public var speed = Spec.defaultSpeed
+    /// The Monday its first sprint starts.
+    public var start = SimulatedTeam.defaultStart
+
+    public static let defaultSpeed = 600.0
+
+    public init(seed: UInt64 = 1, speed: Double = Spec.defaultSpeed, start: CivilDate = SimulatedTeam.defaultStart) {
+      self.seed = seed
+      self.speed = speed
+      self.start = start
+    }
+
+    public var name: String {
+      var parts: [String] = []
+      if seed != 1 { parts.append("seed=\(seed)") }
+      if speed != Spec.defaultSpeed { parts.append("speed=\(formatNumber(speed))") }
+      if start != SimulatedTeam.defaultStart { parts.append("start=\(start)") }
+      return parts.isEmpty ? "sim" : "sim:" + parts.joined(separator: ",")
+    }
+
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      SimSource(team: SimulatedTeam(seed: seed, start: start), origin: name, speed: speed)
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "sim[:seed=N,speed=X,start=YYYY-MM-DD]" }
+
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      if text == "sim" { return Spec() }
+      guard text.hasPrefix("sim:") else { return nil }
+      var spec = Spec()
+      for part in text.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false) {
+        let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
+        guard kv.count == 2 else { throw SourceSpecError(text: text, problem: "expected key=value, found \"\(part)\"") }
+        switch kv[0] {
+        case "seed":
+          guard let v = UInt64(kv[1]) else {
+            throw SourceSpecError(text: text, problem: "seed must be a whole number ≥ 0")
+          }
+          spec.seed = v
+        case "speed":
+          guard let v = Double(kv[1]), v.isFinite, v > 0, v <= 1_000_000 else {
+            throw SourceSpecError(text: text, problem: "speed must be a number above 0 and at most 1000000")
+          }
+          spec.speed = v
+        case "start":
+          guard let d = CivilDate(parsing: kv[1]) else {
+            throw SourceSpecError(text: text, problem: "start must be a YYYY-MM-DD date")
+          }
+          // The simulated team plans two-week sprints from a Monday: another day would be moved
+          // silently.
+          guard d.weekday == .mon else {
+            let monday = d.adding(days: -Weekday.allCases.firstIndex(of: d.weekday)!)
+            throw SourceSpecError(
+              text: text,
+              problem: "start \(d) is a \(d.weekday.name); the simulated sprints start on a Monday (such as \(monday))")
+          }
+          spec.start = d
+        default:
+          throw SourceSpecError(text: text, problem: "unknown sim option \"\(kv[0])\" (accepted: seed, speed, start)")
+        }
+      }
+      return spec
+    }
+  }
+}
+
+extension Weekday {
+  /// `Monday`.
+  var name: String {
+    ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][
+      Weekday.allCases.firstIndex(of: self)!]
+  }
+}

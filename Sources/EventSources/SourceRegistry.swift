@@ -1,43 +1,52 @@
 public import WallboardCore
 
 /// What making a source may need from the process: where `HOME` is (Orchestra keeps its
-/// databases under it), the current folder, the one clock.
+/// databases under it), the current folder, the one clock, and the projects the board shows.
 public struct SourceContext: Sendable {
   public var locator: WorkspaceLocator
   public var clock: @Sendable () -> Instant
-  public init(locator: WorkspaceLocator, clock: @escaping @Sendable () -> Instant) {
+  /// Only these projects' features (`--project`), for the sources that can leave the others
+  /// unread; nil: every project.
+  public var projects: Set<String>?
+  public init(
+    locator: WorkspaceLocator, clock: @escaping @Sendable () -> Instant, projects: Set<String>? = nil
+  ) {
     self.locator = locator
     self.clock = clock
+    self.projects = projects
   }
 }
 
-/// Makes the source a `--source` spec names: the one place that knows every kind.
+/// Every kind of source this build has: the one list. A new kind is a file with its source and
+/// its `SourceKind`, plus one line here.
 public enum SourceRegistry {
-  /// The source for `spec`; an error for a kind this build does not have.
+  /// In the order values are tried (`orchestra://` before `orchestra:`) and listed in messages.
+  public static let kinds: [any SourceKind] = [
+    SimSource.Kind(),
+    JSONLinesSource.Kind(),
+    OrchestraSource.Kind(),
+    OrchestraDBSource.Kind(),
+    ReplayKind(),
+  ]
+
+  /// The source for `spec`; an error for one that cannot be made.
   public static func make(_ spec: SourceSpec, context: SourceContext) throws(SourceError) -> any EventSource {
-    switch spec {
-    case .sim(let seed, let speed, let start):
-      return SimSource(team: SimulatedTeam(seed: seed, start: start), origin: spec.name, speed: speed)
-    case .jsonl(let path):
-      return JSONLinesSource(path: path, origin: spec.name)
-    case .orchestra(let host, let port):
-      return OrchestraSource(host: host, port: port, origin: spec.name, clock: context.clock)
-    case .orchestraDB(let path):
-      // A database file, or a workspace folder whose database the locator finds (again on every
-      // try: it may appear later).
-      let locator = context.locator
-      return OrchestraDBSource(origin: spec.name, clock: context.clock) {
-        if WorkspaceLocator.isDirectory(path) {
-          let found = locator.locate(workspace: path)
-          if case .database(let db) = found.store { return (db, found.detail) }
-          return (nil, "\(found.workspace): no Orchestra database (\(locator.hashedDatabase(for: found.workspace)))")
-        }
-        let file = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
-        return WorkspaceLocator.isFile(file) ? (file, "SQLite \(file)") : (nil, "\(file): no such database yet")
-      }
-    case .replay:
-      throw SourceError(
-        source: spec.name, problem: "not available in this build yet (supported: sim, jsonl, orchestra, orchestra-db)")
+    try spec.configuration.make(context)
+  }
+}
+
+/// `replay:PATH`: a journal written by Wallboard — parsed, so that a config naming it is read,
+/// but not playable before the journal exists (issue 11).
+struct ReplayKind: SourceKind {
+  struct Spec: SourceConfiguration {
+    var path: String
+    var name: String { "replay:" + path }
+    func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      throw SourceError(source: name, problem: "not available in this build yet (no journal to replay)")
     }
+  }
+  var usage: String { "replay:PATH" }
+  func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+    try value(of: text, after: "replay:", needs: "a path").map { Spec(path: $0) }
   }
 }

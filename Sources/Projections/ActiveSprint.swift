@@ -1,11 +1,21 @@
 public import WallboardCore
 
 extension BoardState {
-  /// The sprint the board shows: `preferred` when it exists, else the one a snapshot named,
-  /// else the most recently started sprint that is not closed, else the most recently created.
-  public func activeSprint(preferred: String? = nil) -> Sprint? {
-    if let id = preferred, let s = sprints[id] { return s }
+  /// The sprint the board shows.
+  ///
+  /// - `preferred` (`--active-sprint`) when given: that sprint, or none when the board has no
+  ///   such sprint (`missingSprint(preferred:)` says so).
+  /// - Else the one a snapshot named.
+  /// - Else, of the sprints whose dates decide (`Sprint.Activation.dates`: declared ones), the
+  ///   one whose `startDate…endDate` holds the date of `now` in its zone (`zone` when it names
+  ///   none); of several, the latest start. Without `now`, none of them.
+  /// - Else the most recently started sprint that is not closed, else the most recently created
+  ///   one whose events decide. A board with only declared sprints, none of them holding today,
+  ///   has no active sprint.
+  public func activeSprint(preferred: String? = nil, at now: Instant? = nil, zone: Zone = .utc) -> Sprint? {
+    if let id = preferred { return sprints[id] }
     if let id = activeSprintId, let s = sprints[id] { return s }
+    if let now, let s = datedSprint(holding: now, zone: zone) { return s }
     var best: (Sprint, Int)?
     for (i, id) in sprintOrder.enumerated() {
       guard let s = sprints[id], let started = s.startedAt, s.closedAt == nil else { continue }
@@ -13,7 +23,28 @@ extension BoardState {
       best = (s, i)
     }
     if let (s, _) = best { return s }
-    return sprintOrder.last.flatMap { sprints[$0] }
+    return sprintOrder.last { sprints[$0]?.activation == .events }.flatMap { sprints[$0] }
+  }
+
+  /// The sprint whose dates decide and hold the date of `now` (in its zone, else `zone`); of
+  /// several, the latest start (then the latest declared).
+  public func datedSprint(holding now: Instant, zone: Zone) -> Sprint? {
+    var best: (Sprint, Int)?
+    for (i, id) in sprintOrder.enumerated() {
+      guard let s = sprints[id], s.activation == .dates else { continue }
+      let today = (s.timeZone.flatMap(Zone.init) ?? zone).date(of: now)
+      guard s.startDate <= today && today <= s.endDate else { continue }
+      if let (b, bi) = best, (b.startDate, bi) > (s.startDate, i) { continue }
+      best = (s, i)
+    }
+    return best?.0
+  }
+
+  /// The id of the forced sprint (`--active-sprint`) when the board has no such sprint: what
+  /// the header and `inspect` say instead of showing nothing silently.
+  public func missingSprint(preferred: String?) -> String? {
+    guard let id = preferred, sprints[id] == nil else { return nil }
+    return id
   }
 
   /// The features that are members of `sprint` now.

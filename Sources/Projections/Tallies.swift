@@ -9,6 +9,22 @@ public struct Tally: Hashable, Sendable {
   public var terminal: Bool
   /// `false` for a state the workflow does not know (shown after the known ones).
   public var known: Bool
+  /// For an old spelling the workflow still reads (upstream's `backlog`, `documented`…): the
+  /// state it counts as. Such a status is tallied under its own name, as stored, right after
+  /// that state — never silently renamed.
+  public var countsAs: String?
+
+  public init(
+    state: String, label: String, count: Int, points: Double, terminal: Bool, known: Bool, countsAs: String? = nil
+  ) {
+    self.state = state
+    self.label = label
+    self.count = count
+    self.points = points
+    self.terminal = terminal
+    self.known = known
+    self.countsAs = countsAs
+  }
 }
 
 /// Total, done, completed and percent of the board's features.
@@ -50,8 +66,9 @@ public struct BoardScope: Sendable {
 }
 
 extension Tally {
-  /// Every state of the workflow in order, zeros included, then the unknown states in the order
-  /// the board first saw them. The counts always sum to the number of features.
+  /// Every state of the workflow in order, zeros included, each followed by the old spellings
+  /// of it that features hold (as stored), then the unknown states in the order the board first
+  /// saw them. The counts always sum to the number of features.
   public static func compute(state: BoardState, scope: BoardScope) -> [Tally] {
     let wf = scope.workflow
     let scale = state.settings.estimateScale
@@ -59,18 +76,28 @@ extension Tally {
     var unknown: [String: (Int, Double)] = [:]
     for f in scope.features {
       let p = scale.points(points: f.points, estimate: f.estimate) ?? 0
-      if let s = wf.state(f.status) {
-        byState[s.id, default: (0, 0)].0 += 1
-        byState[s.id]!.1 += p
+      if wf.state(f.status) != nil {
+        // Under the status as stored: a current state's id, or an old spelling of one.
+        byState[f.status, default: (0, 0)].0 += 1
+        byState[f.status]!.1 += p
       } else {
         unknown[f.status, default: (0, 0)].0 += 1
         unknown[f.status]!.1 += p
       }
     }
-    var out = wf.states.map { s in
-      Tally(
-        state: s.id, label: s.label, count: byState[s.id]?.0 ?? 0, points: byState[s.id]?.1 ?? 0,
-        terminal: s.terminal, known: true)
+    var out: [Tally] = []
+    let oldSpellings = Dictionary(grouping: wf.aliases.keys.sorted()) { wf.aliases[$0]! }
+    for s in wf.states {
+      out.append(
+        Tally(
+          state: s.id, label: s.label, count: byState[s.id]?.0 ?? 0, points: byState[s.id]?.1 ?? 0,
+          terminal: s.terminal, known: true))
+      for old in oldSpellings[s.id] ?? [] {
+        guard let (count, points) = byState[old] else { continue }
+        out.append(
+          Tally(state: old, label: old, count: count, points: points, terminal: s.terminal, known: true, countsAs: s.id)
+        )
+      }
     }
     var order = state.statusOrder.filter { unknown[$0] != nil }
     // A status the first-seen list lacks cannot happen through the reducer; stay total anyway.

@@ -58,12 +58,17 @@ public enum ArgumentParser {
     return o
   }
 
+  /// The repeatable options whose command-line values replace a config file's.
+  static let replacedByCommandLine: Set<String> = ["--source", "--sprint", "--project", "--label", "--assignee"]
+
   /// Applies a `--config` file's text under the command line: each line `name value` or
   /// `name = value` (leading `--` optional), `#` comments. Options given on the command line win;
-  /// repeatable `source` lines add to none given there.
+  /// repeatable `source`, `sprint`, `project`, `label` and `assignee` lines add to none given there.
   public static func applyConfig(_ text: String, file: String, under commandLine: [String]) throws(CLIError) -> Options
   {
     var fileArgs: [String] = []
+    // Sprint lines are checked together as they come, so that a duplicate id names its line.
+    var sprintArgs: [String] = []
     for (n, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
@@ -87,21 +92,30 @@ public enum ArgumentParser {
       fileArgs.append(name)
       if spec.value != nil { fileArgs.append(value!) }
       do {
-        _ = try parse([name] + (spec.value != nil ? [value!] : []))
+        let line = [name] + (spec.value != nil ? [value!] : [])
+        if name == "--sprint" {
+          _ = try parse(sprintArgs + line)
+          sprintArgs += line
+        } else {
+          _ = try parse(line)
+        }
       } catch {
         if case .usage(let m) = error { throw .badInput("\(file):\(n + 1): \(m)") }
         throw error
       }
     }
-    // Later values win, so the command line goes after the file; sources given on the command
-    // line replace the file's rather than adding to them.
-    let cliHasSource = commandLine.contains { $0 == "--source" || $0.hasPrefix("--source=") }
+    // Later values win, so the command line goes after the file; the repeatable options given
+    // on the command line (sources, sprints, filters) replace the file's rather than adding to them.
+    let given = Set(
+      commandLine.compactMap { a -> String? in
+        let name = a.firstIndex(of: "=").map { String(a[..<$0]) } ?? a
+        return Self.replacedByCommandLine.contains(name) ? name : nil
+      })
     var kept: [String] = []
     var j = 0
     while j < fileArgs.count {
-      let isSource = fileArgs[j] == "--source"
       let width = OptionTable.byName[fileArgs[j]]?.value != nil ? 2 : 1
-      if !(isSource && cliHasSource) { kept += fileArgs[j..<(j + width)] }
+      if !given.contains(fileArgs[j]) { kept += fileArgs[j..<(j + width)] }
       j += width
     }
     return try parse(kept + commandLine)

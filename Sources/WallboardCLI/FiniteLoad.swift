@@ -31,8 +31,8 @@ public struct FiniteLoad: Sendable {
     let deadline = started.addingTimeInterval(options.wait)
     func apply(_ input: BoardInput) { Reducer.reduce(into: &state, input) }
     let sources = try SourceSet.make(
-      options.effectiveSources, environment: environment ?? ProcessInfo.processInfo.environment,
-      clock: clock ?? SystemClock.now)
+      options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
+      environment: environment ?? ProcessInfo.processInfo.environment, clock: clock ?? SystemClock.now)
     for source in sources where source.isFinite {
       do throws(SourceError) {
         if let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline, deliver: apply) {

@@ -7,11 +7,13 @@ public enum InspectReport {
   /// - Parameters:
   ///   - at: the moment shown (`--at`).
   ///   - now: the real clock, against which each source's staleness is judged.
+  ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the window of `flow` and `throughput` (`Flow.dayRange`).
   public static func json(
-    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, flowDays: Int = Flow.defaultDays
+    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
+    flowDays: Int = Flow.defaultDays
   ) -> JSONValue {
-    let sprint = state.activeSprint()
+    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
     let scope = BoardScope(state: state, sprint: sprint)
     let tallies = Tally.compute(state: state, scope: scope)
@@ -36,6 +38,7 @@ public enum InspectReport {
           ("started_at", str(s.startedAt?.rfc3339)), ("closed_at", str(s.closedAt?.rfc3339)),
           ("days_left", int(b.daysLeft)), ("unit", .string(b.unit.rawValue)),
           ("committed", num(b.committed)), ("unestimated", int(b.unestimated)),
+          ("label", str(s.membershipLabel)), ("activation", .string(s.activation.rawValue)),
         ]))
       burndownJSON = .object(
         JSONObject([
@@ -67,11 +70,12 @@ public enum InspectReport {
           "tallies",
           .array(
             tallies.map { t in
-              .object(
-                JSONObject([
-                  ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
-                  ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
-                ]))
+              var fields: [(String, JSONValue)] = [
+                ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
+                ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
+              ]
+              if let c = t.countsAs { fields.append(("counts_as", .string(c))) }
+              return .object(JSONObject(fields))
             })
         ),
         (
@@ -118,7 +122,46 @@ public enum InspectReport {
               ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
             ]))
         ),
+        ("active_sprint_error", str(state.missingSprint(preferred: activeSprint).map(Self.missingText))),
+        ("filter", filterJSON(state)),
+        ("declared_sprints", declaredJSON(state, at: at, zone: zone)),
       ]))
+  }
+
+  /// What the board says of a forced sprint it does not have.
+  static func missingText(_ id: String) -> String {
+    "--active-sprint \(id): the board has no such sprint"
+  }
+
+  /// The board's filter, and how many features it keeps off the board.
+  static func filterJSON(_ state: BoardState) -> JSONValue {
+    let f = state.settings.filter
+    return .object(
+      JSONObject([
+        ("projects", .array(f.projects.map(JSONValue.string))), ("labels", .array(f.labels.map(JSONValue.string))),
+        ("assignees", .array(f.assignees.map(JSONValue.string))), ("hidden", .number(Double(state.hiddenCount))),
+      ]))
+  }
+
+  /// The sprints whose dates decide (`--sprint`), in the order declared, with their members now
+  /// and whether their dates hold `at`.
+  static func declaredJSON(_ state: BoardState, at: Instant, zone: Zone) -> JSONValue {
+    .array(
+      state.sprintOrder.compactMap { state.sprints[$0] }.filter { $0.activation == .dates }.map { s in
+        let z = s.timeZone.flatMap(Zone.init) ?? zone
+        let today = z.date(of: at)
+        return .object(
+          JSONObject([
+            ("id", .string(s.id)), ("name", .string(s.name)), ("goal", s.goal.map(JSONValue.string) ?? .null),
+            ("start_date", .string(s.startDate.description)), ("end_date", .string(s.endDate.description)),
+            ("time_zone", .string(z.identifier)), ("label", s.membershipLabel.map(JSONValue.string) ?? .null),
+            ("holidays", .array(s.holidays.sorted().map { .string($0.description) })),
+            ("non_working", .array(s.nonWorkingDays.sorted().map { .string($0.rawValue) })),
+            ("feature_ids", .array(s.featureIds.map(JSONValue.string))),
+            ("members", .number(Double(state.members(of: s).count))),
+            ("dates_hold", .bool(s.startDate <= today && today <= s.endDate)),
+          ]))
+      })
   }
 
   /// A source whose connection failed: its connection detail is the reason.

@@ -19,7 +19,10 @@ struct LiveRun {
   func run() throws(CLIError) {
     let inbox = Inbox()
     let sources = SourceSet.start(
-      try SourceSet.make(options.effectiveSources, environment: environment, clock: now), inbox: inbox)
+      try SourceSet.make(
+        options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
+        environment: environment, clock: now),
+      inbox: inbox)
     defer { sources.stop() }
     var settings = LiveSettings(options)
     // The board's clock: the simulation's when every source is simulated, else the real one.
@@ -87,6 +90,11 @@ struct LiveRun {
         let fresh = LiveSettings(reload.latest)
         if fresh.diagnostics != settings.diagnostics { diagnostics.enabled = fresh.diagnostics }
         night.rules = fresh.night.compactMap { try? NightSchedule.parse(rule: $0) }
+        if fresh.sprints != settings.sprints {
+          // The declared source's new snapshot replaces its sprints, and nothing else.
+          let declared = DeclaredSprintsSource(sprints: fresh.sprints, clock: now)
+          for input in declared.inputs(at: now()) { Reducer.reduce(into: &state, input) }
+        }
         settings = fresh
         stateChanged = true
       }
@@ -97,7 +105,7 @@ struct LiveRun {
         let started = Date()
         let frame = FrameModel(
           state: state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
-          reconnectAt: sources.reconnectAt, flowDays: settings.flowDays)
+          reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays)
         // The panel goes where it covers neither the clock nor the banner. One that moved, changed
         // size or went away leaves nothing behind: the frame is then drawn in full.
         let panelText = diagnostics.visible ? diagnostics.lines : []
@@ -152,7 +160,8 @@ struct LiveRun {
       if !inputs.isEmpty { dirty = true }
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
         let text = TextBoard.render(
-          state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit, flowDays: options.flowDays)
+          state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit, activeSprint: options.activeSprint,
+          flowDays: options.flowDays)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()
         dirty = false

@@ -1,10 +1,12 @@
 internal import Projections
+internal import WallboardCore
 
 /// The options a running board takes from the config file again on every reload, besides the
 /// scene (layout, themes, theme, variant, scale): the time zone, the burndown unit, the flow's
-/// window, the night schedule, burn-in protection and the diagnostics panel.
+/// window, the night schedule, burn-in protection, the diagnostics panel, the declared sprints
+/// (delivered again as their source's snapshot when they changed) and `--active-sprint`.
 ///
-/// Sources, the display, `--size`, `--rotate`, `--fb-geometry`, the workflow and the estimate
+/// The filters (`--project`, `--label`, `--assignee`) are the reducer's: read at start. Sources, the display, `--size`, `--rotate`, `--fb-geometry`, the workflow and the estimate
 /// scale are read once, at start: changing them needs a restart.
 struct LiveSettings: Equatable {
   var zone: Zone
@@ -13,6 +15,8 @@ struct LiveSettings: Equatable {
   var night: [String]
   var pixelShift: String
   var diagnostics: Bool
+  var sprints: [Sprint]
+  var activeSprint: String?
 
   init(_ o: Options) {
     zone = o.timeZone ?? .current
@@ -21,6 +25,8 @@ struct LiveSettings: Equatable {
     night = o.night
     pixelShift = o.pixelShift
     diagnostics = o.diagnostics
+    sprints = o.sprints
+    activeSprint = o.activeSprint
   }
 
   /// Whether burn-in protection moves the frame on a display that does or does not fill its screen.

@@ -25,14 +25,6 @@ enum OptionTable {
     ) { o, v throws(CLIError) in
       let spec: SourceSpec
       do throws(SourceSpecError) { spec = try SourceSpec.parse(v) } catch { throw .usage(error.description) }
-      // The simulated team plans two-week sprints from a Monday: another day would be moved
-      // silently.
-      if case .sim(_, _, let start) = spec, start.weekday != .mon {
-        let monday = start.adding(days: -Weekday.allCases.firstIndex(of: start.weekday)!)
-        throw .usage(
-          "--source \"\(v)\": start \(start) is a \(weekdayName(start.weekday)); the simulated sprints start on a "
-            + "Monday (such as \(monday))")
-      }
       o.sources.append(spec)
     },
     OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") {
@@ -158,6 +150,39 @@ enum OptionTable {
       }
     },
     OptionSpec(
+      name: "--sprint", value: "id=ID,start=DATE,end=DATE[,…]",
+      help: "declare a sprint (repeatable): name, label (default sprint:ID), goal, holidays, non_working, tz, "
+        + "features; lists separated by ';' (docs/sprints.md)"
+    ) { o, v throws(CLIError) in
+      let s = try SprintOption.parse(v)
+      if o.sprints.contains(where: { $0.id == s.id }) { throw .usage("--sprint \(s.id): the id is declared twice") }
+      let cap = BoardSettings.Limits().maxSprints
+      guard o.sprints.count < cap else { throw .usage("--sprint \(s.id): more than \(cap) sprints declared") }
+      o.sprints.append(s)
+    },
+    OptionSpec(
+      name: "--active-sprint", value: "ID", help: "show this sprint whatever the dates say (its id, declared or not)"
+    ) { o, v throws(CLIError) in
+      try nonEmpty("--active-sprint", v)
+      try capped("--active-sprint", v, max: SprintOption.maxIdLength)
+      o.activeSprint = v
+    },
+    OptionSpec(
+      name: "--project", value: "SLUG", help: "show only this project's features (repeatable: any of them); default all"
+    ) { o, v throws(CLIError) in
+      try filterValue("--project", v, into: &o.filter.projects)
+    },
+    OptionSpec(
+      name: "--label", value: "LABEL", help: "show only features with this label (repeatable: any of them)"
+    ) { o, v throws(CLIError) in
+      try filterValue("--label", v, into: &o.filter.labels)
+    },
+    OptionSpec(
+      name: "--assignee", value: "NAME", help: "show only features assigned to NAME (repeatable: any of them)"
+    ) { o, v throws(CLIError) in
+      try filterValue("--assignee", v, into: &o.filter.assignees)
+    },
+    OptionSpec(
       name: "--night", value: "RULE",
       help: "dim or blank at night (repeatable), e.g. \"mon-fri 19:00-07:30 dim=20\" or \"sat,sun 00:00-24:00 blank\""
     ) { o, v throws(CLIError) in
@@ -217,12 +242,28 @@ enum OptionTable {
 
   static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-  static func weekdayName(_ d: Weekday) -> String {
-    ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][Weekday.allCases.firstIndex(of: d)!]
-  }
-
   static func nonEmpty(_ name: String, _ v: String) throws(CLIError) {
     if v.isEmpty { throw .usage("\(name) needs a value") }
+  }
+
+  /// The longest `--project`, `--label` or `--assignee` value, and how many of each.
+  static let maxFilterValueBytes = 200
+  static let maxFilterValues = 64
+
+  static func capped(_ name: String, _ v: String, max: Int) throws(CLIError) {
+    guard v.utf8.count <= max else { throw .usage("\(name): \"\(SprintOption.clip(v))\" is longer than \(max) bytes") }
+    if v.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      throw .usage("\(name): \"\(SprintOption.clip(v))\" contains a control character")
+    }
+  }
+
+  /// One value of a repeatable filter option: given once, however often it is repeated.
+  static func filterValue(_ name: String, _ v: String, into list: inout [String]) throws(CLIError) {
+    try nonEmpty(name, v)
+    try capped(name, v, max: maxFilterValueBytes)
+    if list.contains(v) { return }
+    guard list.count < maxFilterValues else { throw .usage("\(name): more than \(maxFilterValues) values") }
+    list.append(v)
   }
 
   static func oneOf(_ name: String, _ v: String, _ accepted: [String]) throws(CLIError) -> String {

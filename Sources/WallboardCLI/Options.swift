@@ -39,6 +39,12 @@ public struct Options: Sendable {
   public var pixelShift = "auto"
   /// Show the diagnostics panel from the start (the `d` key toggles it).
   public var diagnostics = false
+  /// Declared sprints (`--sprint`), in the order given.
+  public var sprints: [Sprint] = []
+  /// The sprint the board shows whatever the dates say (`--active-sprint`).
+  public var activeSprint: String?
+  /// Which features the board shows (`--project`, `--label`, `--assignee`).
+  public var filter = FeatureFilter.all
   /// The arguments these options came from (a config file reloads under them).
   public var commandLine: [String] = []
 
@@ -46,12 +52,11 @@ public struct Options: Sendable {
 
   /// The reducer's settings these options ask for.
   public var boardSettings: BoardSettings {
-    BoardSettings(workflow: workflow, estimateScale: estimateScale)
+    BoardSettings(workflow: workflow, estimateScale: estimateScale, filter: filter)
   }
 
   /// The sources, or the simulated team when none was named.
   public var effectiveSources: [SourceSpec] {
-    sources.isEmpty
-      ? [.sim(seed: 1, speed: SourceSpec.defaultSpeed, start: SimulatedTeam.defaultStart)] : sources
+    sources.isEmpty ? [SourceSpec(SimSource.Spec())] : sources
   }
 }

@@ -9,12 +9,18 @@ final class SourceSet {
   /// Closed on `stop()`, so that a source waiting for room in it wakes and ends.
   private var inbox: Inbox?
 
-  /// Makes every source `specs` name (an error names the first that cannot be made).
+  /// Makes every source `specs` name (an error names the first that cannot be made), after the
+  /// declared sprints' source when there are any: first, so that every feature is recorded
+  /// knowing their membership labels.
   static func make(
-    _ specs: [SourceSpec], environment: [String: String], clock: @escaping @Sendable () -> Instant
+    _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], environment: [String: String],
+    clock: @escaping @Sendable () -> Instant
   ) throws(CLIError) -> [any EventSource] {
-    let context = SourceContext(locator: .live(environment: environment), clock: clock)
-    var out: [any EventSource] = []
+    // `--project`: the workspace sources leave other projects' features unread (the board's
+    // filter would keep them aside anyway).
+    let context = SourceContext(
+      locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects))
+    var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
       do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {
         throw .runtime(error.description)
@@ -42,9 +48,11 @@ final class SourceSet {
   }
 
   /// The board's clock: the sources' own (the simulation's) when every source has one, else `real`.
+  /// Declared sprints are no source of time: they leave the choice to the others.
   func clock(real: @escaping @Sendable () -> Instant) -> @Sendable () -> Instant {
-    let own = sources.compactMap(\.ownClock)
-    return own.count == sources.count && !own.isEmpty ? own[0] : real
+    let timed = sources.filter { !($0 is DeclaredSprintsSource) }
+    let own = timed.compactMap(\.ownClock)
+    return own.count == timed.count && !own.isEmpty ? own[0] : real
   }
 
   func stop() {

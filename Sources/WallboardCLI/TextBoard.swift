@@ -7,12 +7,15 @@ internal import Widgets
 /// burndown sparkline (without a sprint, the flow's done-per-day sparkline and throughput), the
 /// tallies, progress, sources and recent changes. Pure.
 public enum TextBoard {
-  /// - Parameter flowDays: the flow's window when no sprint is active (`Flow.dayRange`).
+  /// - Parameters:
+  ///   - activeSprint: the sprint `--active-sprint` forces, if any.
+  ///   - flowDays: the flow's window when no sprint is active (`Flow.dayRange`).
   public static func render(
-    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, flowDays: Int = Flow.defaultDays
+    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
+    flowDays: Int = Flow.defaultDays
   ) -> String {
     var lines: [String] = []
-    let sprint = state.activeSprint()
+    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let sources = SourceStatus.compute(state: state, now: now)
     if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
       let since = down.lastHeard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? ""
@@ -41,10 +44,14 @@ public enum TextBoard {
         lines.append(
           "  scope \(c.date): \(c.featureId) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(Numbers.short(c.delta))")
       }
+    } else if let missing = state.missingSprint(preferred: activeSprint) {
+      lines.append("Sprint \(missing) not found (--active-sprint)")
     } else {
       let f = Flow.compute(state: state, sprint: nil, at: at, zone: zone, days: flowDays)
       lines.append(flowLine(f))
     }
+    let f = state.settings.filter
+    if !f.isEmpty { lines.append("Showing " + HeaderModel.scopeText(f, titleNamesProjects: false)) }
     let scope = BoardScope(state: state, sprint: sprint)
     let p = Progress.compute(state: state, scope: scope)
     lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.percent(p)))")

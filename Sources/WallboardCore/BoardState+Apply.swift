@@ -3,6 +3,7 @@ extension BoardState {
   var limits: BoardSettings.Limits { settings.limits }
 
   mutating func apply(_ event: Event) -> Outcome {
+    if !settings.filter.isEmpty, let outcome = applyThroughFilter(event) { return outcome }
     let outcome = applyBody(event)
     if case .applied = outcome { noteContribution(event) }
     return outcome
@@ -145,13 +146,14 @@ extension BoardState {
     let cap = limits.maxVersionsPerFeature
     let scale = settings.estimateScale
     let explicit = membershipMayMove ? explicitSprints[f.id] : nil
+    let named = membershipMayMove || history[f.id]?.versions.last?.exists != true ? namedSprints(of: f) : []
     BoardState.modify(&history[f.id, default: FeatureHistory()]) { h in
       let last = h.versions.last
       let sprints: [String]
       if !membershipMayMove, let last, last.exists {
         sprints = last.sprints
       } else {
-        sprints = BoardState.membership(explicit: explicit, own: f.ownSprintIds)
+        sprints = BoardState.membership(explicit: explicit, own: named)
       }
       let points: Double?
       if !pointsMayChange, let last {
@@ -181,8 +183,10 @@ extension BoardState {
   mutating func put(_ s: Sprint, at time: Instant, recordMembers: Bool = true) {
     let before = Set(sprints[s.id]?.featureIds ?? [])
     let after = Set(s.featureIds)
+    let oldLabel = sprints[s.id]?.membershipLabel
     if sprints[s.id] == nil { sprintOrder.append(s.id) }
     sprints[s.id] = s
+    if oldLabel != s.membershipLabel { relabel(s.id, from: oldLabel, to: s.membershipLabel, at: time) }
     for id in before.subtracting(after) { unlist(id, from: s.id) }
     for id in after.subtracting(before) { explicitSprints[id, default: []].append(s.id) }
     if recordMembers {
@@ -203,6 +207,7 @@ extension BoardState {
     contributions.sprints[id] = nil
     if let s = sprints.removeValue(forKey: id) {
       for f in s.featureIds { unlist(f, from: id) }
+      if let label = s.membershipLabel { unlabel(id, from: label) }
     }
   }
 

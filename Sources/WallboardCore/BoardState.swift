@@ -18,6 +18,12 @@ public struct BoardState: Equatable, Sendable {
   var statusSeen: Set<String> = []
   /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by feature.
   var explicitSprints: [String: [String]] = [:]
+  /// Sprints that take as members the features carrying a label (`Sprint.membershipLabel`), by
+  /// label; each list sorted.
+  var labelSprints: [String: [String]] = [:]
+  /// Features the filter keeps off the board, kept so that a change that makes one match can
+  /// bring it in whole (see `BoardState+Filter.swift`).
+  var hidden: [String: HiddenFeature] = [:]
   /// Which source contributed each feature, sprint and workflow: a snapshot replaces only its own.
   var contributions = Contributions()
   /// What each Wallboard source has delivered, by origin name.
@@ -39,9 +45,21 @@ public struct BoardState: Equatable, Sendable {
     return workflows[""] ?? settings.workflow
   }
 
-  /// The sprints a feature is a member of, from its own fields and the sprints' lists, sorted.
+  /// The sprints a feature is a member of, from its own fields, the sprints' lists and their
+  /// membership labels, sorted. The one place membership is decided (history records it so).
   public func membership(of feature: Feature) -> [String] {
-    BoardState.membership(explicit: explicitSprints[feature.id], own: feature.ownSprintIds)
+    BoardState.membership(explicit: explicitSprints[feature.id], own: namedSprints(of: feature))
+  }
+
+  /// The sprints a feature names: `Feature.ownSprintIds`, then the sprints whose membership
+  /// label it carries.
+  func namedSprints(of f: Feature) -> [String] {
+    var ids = f.ownSprintIds
+    guard !labelSprints.isEmpty else { return ids }
+    for l in f.labels {
+      for s in labelSprints[l] ?? [] where !ids.contains(s) { ids.append(s) }
+    }
+    return ids
   }
 
   static func membership(explicit: [String]?, own: [String]) -> [String] {
@@ -67,13 +85,17 @@ public struct BoardSettings: Equatable, Sendable {
   public var workflow: Workflow
   public var estimateScale: EstimateScale
   public var limits: Limits
+  /// The features the board shows; the others the reducer keeps off it.
+  public var filter: FeatureFilter
 
   public init(
-    workflow: Workflow = .seed, estimateScale: EstimateScale = .standard, limits: Limits = Limits()
+    workflow: Workflow = .seed, estimateScale: EstimateScale = .standard, limits: Limits = Limits(),
+    filter: FeatureFilter = .all
   ) {
     self.workflow = workflow
     self.estimateScale = estimateScale
     self.limits = limits
+    self.filter = filter
   }
 
   /// Caps that keep memory flat on a board that runs for months.

@@ -17,12 +17,26 @@ public struct Sprint: Hashable, Sendable {
   public var startedAt: Instant?
   /// When it closed (`sprint.closed`), if it has.
   public var closedAt: Instant?
+  /// Features carrying this label are members (besides `featureIds`, `sprint_id` and the
+  /// `sprint:<id>` convention of `Feature.ownSprintIds`); `nil` = no label of its own.
+  public var membershipLabel: String?
+  /// What decides whether it is the active sprint.
+  public var activation: Activation
+
+  /// What decides whether a sprint is the active one (see `BoardState.activeSprint`).
+  public enum Activation: String, Hashable, Sendable {
+    /// `sprint.started` and `sprint.closed`: a sprint that arrived as events or in a snapshot.
+    case events
+    /// Its dates: active while `startDate…endDate`, in its time zone, holds today. A declared
+    /// sprint (`--sprint`), which no event starts or closes.
+    case dates
+  }
 
   public init(
     id: String, name: String, goal: String? = nil, startDate: CivilDate, endDate: CivilDate,
     featureIds: [String] = [], nonWorkingDays: Set<Weekday> = [.sat, .sun],
     holidays: Set<CivilDate> = [], timeZone: String? = nil, startedAt: Instant? = nil,
-    closedAt: Instant? = nil
+    closedAt: Instant? = nil, membershipLabel: String? = nil, activation: Activation = .events
   ) {
     self.id = id
     self.name = name
@@ -35,6 +49,8 @@ public struct Sprint: Hashable, Sendable {
     self.timeZone = timeZone
     self.startedAt = startedAt
     self.closedAt = closedAt
+    self.membershipLabel = membershipLabel
+    self.activation = activation
   }
 
   /// Whether `date` is a working day of this sprint.

@@ -24,12 +24,13 @@ public struct FrameModel: Sendable {
   ///   - at: the board's clock (simulated time for the simulation), for the burndown and clock.
   ///   - now: the real clock, for ages and staleness.
   ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
+  ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the cumulative flow's window (`Flow.dayRange`), drawn when no sprint is active.
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
-    reconnectAt: [String: Instant] = [:], flowDays: Int = Flow.defaultDays
+    reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays
   ) {
-    let sprint = state.activeSprint()
+    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
     let scope = BoardScope(state: state, sprint: sprint)
     self.burndown = burndown
@@ -42,7 +43,9 @@ public struct FrameModel: Sendable {
     var projects: [String: Int] = [:]
     for f in scope.features { if let p = f.projectId { projects[p, default: 0] += 1 } }
     let project = projects.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-    header = HeaderModel(project: project, sprint: sprint, burndown: burndown, flow: flow, at: at, zone: zone)
+    header = HeaderModel(
+      project: project, sprint: sprint, burndown: burndown, flow: flow, at: at, zone: zone,
+      filter: state.settings.filter, missingSprint: state.missingSprint(preferred: activeSprint))
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
@@ -76,15 +79,24 @@ public struct HeaderModel: Hashable, Sendable {
   public var daysLeft: String
   public var clock: String
   public var day: String
+  /// What the filter keeps (labels, assignees, projects beyond the title's), or "".
+  public var scope: String
 
   /// - Parameters:
-  ///   - project: the project most of the board's features belong to, if any.
+  ///   - project: the project most of the board's features belong to, if any; the filter's
+  ///     projects, when it names some, are named instead.
   ///   - flow: the flow the chart shows when there is no sprint.
+  ///   - filter: the board's filter, which the header says when it is set.
+  ///   - missingSprint: the forced sprint the board does not have, said in place of "No sprint".
   public init(
-    project: String? = nil, sprint: Sprint?, burndown: Burndown?, flow: Flow? = nil, at: Instant, zone: Zone
+    project: String? = nil, sprint: Sprint?, burndown: Burndown?, flow: Flow? = nil, at: Instant, zone: Zone,
+    filter: FeatureFilter = .all, missingSprint: String? = nil
   ) {
-    let name = sprint?.name ?? flow.map(FlowWidget.title) ?? "No sprint"
-    title = project.map { "\($0) · \(name)" } ?? name
+    let name =
+      sprint?.name ?? missingSprint.map { "Sprint \($0) not found" } ?? flow.map(FlowWidget.title) ?? "No sprint"
+    let projects = HeaderModel.projectsText(filter.projects) ?? project
+    title = projects.map { "\($0) · \(name)" } ?? name
+    scope = HeaderModel.scopeText(filter)
     goal = sprint?.goal
     if let s = sprint {
       dates = "\(Clock.dayMonth(s.startDate)) – \(Clock.dayMonth(s.endDate))"
@@ -101,6 +113,33 @@ public struct HeaderModel: Hashable, Sendable {
     clock = Clock.hhmm(at, zone)
     let d = zone.date(of: at)
     day = "\(Clock.weekdayName(d)) \(Clock.dayMonth(d))"
+  }
+}
+
+extension HeaderModel {
+  /// The most projects the title names; more are counted there and named on the scope line.
+  public static let titleProjects = 2
+
+  /// The title's project part for the filter's projects: "web · api", or "4 projects".
+  static func projectsText(_ projects: [String]) -> String? {
+    if projects.isEmpty { return nil }
+    return projects.count <= titleProjects ? projects.joined(separator: " · ") : "\(projects.count) projects"
+  }
+
+  /// The scope line: "labels team:web, area:ui  ·  assignees ana", with the projects when the
+  /// title does not name them (more than `titleProjects`); "" when the filter keeps everything.
+  public static func scopeText(_ f: FeatureFilter, titleNamesProjects: Bool = true) -> String {
+    var parts: [String] = []
+    if !f.projects.isEmpty && (!titleNamesProjects || f.projects.count > titleProjects) {
+      parts.append("projects " + f.projects.joined(separator: ", "))
+    }
+    if !f.labels.isEmpty {
+      parts.append((f.labels.count == 1 ? "label " : "labels ") + f.labels.joined(separator: ", "))
+    }
+    if !f.assignees.isEmpty {
+      parts.append((f.assignees.count == 1 ? "assignee " : "assignees ") + f.assignees.joined(separator: ", "))
+    }
+    return parts.joined(separator: "  ·  ")
   }
 }
 

@@ -1,6 +1,7 @@
 public import Raster
 
-/// Sprint name and goal, dates and working days left on the left; the clock on the right.
+/// Sprint name and goal, dates and working days left, and the filter when set on the left; the
+/// clock on the right.
 public struct HeaderWidget: Widget {
   public init() {}
 
@@ -55,6 +56,8 @@ public struct HeaderWidget: Widget {
       // One line of room: the days left matter more on a wall than the dates.
       lines = [m.daysLeft]
     }
+    // The filter before the goal: a wall showing part of the team says so first.
+    if !m.scope.isEmpty, room > lines.count { lines.append(m.scope) }
     if let goal = m.goal, room > lines.count { lines.insert(goal, at: 0) }
     lines = Array(lines.prefix(Swift.max(0, room)))
     let block = titleH + Double(lines.count) * lineH

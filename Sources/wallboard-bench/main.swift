@@ -139,6 +139,71 @@ let orchestra = measure("Orchestra protobuf: decode + reduce", count: frameCount
   sink &+= s.counters.applied
 }
 
+// 2c. Orchestra markdown tree: the first board (read every file + snapshot + reduce) from
+// 10,000 feature files as plugin-storage-markdown writes them, and one look of the scan that
+// follows it while idle.
+let mdFeatures = 10_000
+let mdWorkspace = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-bench-md-\(getpid())")
+for p in 0..<10 {
+  let dir = mdWorkspace.appendingPathComponent(".projects/project-\(p)/features")
+  try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  for i in stride(from: p, to: mdFeatures, by: 10) {
+    let id = "FEAT-\(i)"
+    let t = base.adding(seconds: Double(i) * 60).rfc3339
+    let labels = i % 3 == 0 ? "labels:\n    - sprint:s1\n    - 'area: ui'\n" : ""
+    let text = """
+      ---
+      assignee: ana
+      created_at: "\(t)"
+      description: |-
+          Line one of feature \(i).
+          Line two.
+      estimate: M
+      id: \(id)
+      \(labels)priority: P2
+      project_id: project-\(p)
+      status: \(statuses[i % statuses.count])
+      title: 'Feature \(i): the board''s part'
+      updated_at: "\(t)"
+      version: 0
+      ---
+
+      # Feature \(i)
+
+      Line one of feature \(i).
+
+      ---
+      **in-progress -> in-testing** (\(t)):
+      Tests pass.
+
+      """
+    try! text.write(to: dir.appendingPathComponent("\(id).md"), atomically: false, encoding: .utf8)
+    try! "3".write(to: dir.appendingPathComponent("\(id).md.version"), atomically: false, encoding: .utf8)
+  }
+}
+let mdTree = MarkdownWorkspace(workspace: mdWorkspace.path)
+let markdownBoard = measure("markdown: first board, 10,000 feature files", count: 1, goal: nil, runs: 3) {
+  let snap = mdTree.read()
+  precondition(
+    snap.records.count == mdFeatures && snap.problems.isEmpty,
+    "every file must read (\(snap.problems.first?.description ?? ""))")
+  var s = BoardState()
+  Reducer.reduce(
+    into: &s,
+    Event(
+      origin: "bench", time: base,
+      body: .boardSnapshot(
+        BoardSnapshot(
+          features: snap.records.map(\.feature), workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)])))
+  )
+  precondition(s.features.count == mdFeatures, "every feature must reach the board")
+  sink &+= s.features.count
+}
+let markdownScan = measure("markdown: one idle look, 10,000 feature files", count: 1, goal: nil) {
+  sink &+= mdTree.list().entries.count
+}
+try? FileManager.default.removeItem(at: mdWorkspace)
+
 // 3. Projections on the busy board (for reference).
 var busy = board
 for e in statusEvents.prefix(200_000) { Reducer.reduce(into: &busy, e) }
@@ -257,9 +322,11 @@ for r in [reducer, jsonl, orchestra, projections] {
 }
 print("")
 for (r, goalMs) in [
-  (render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil), (flow14, nil),
-  (flow90, nil), (flowFrame, nil),
-] as [(Result, Double?)] {
+  (render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil),
+  (markdownBoard, 1000.0), (markdownScan, nil), (flow14, nil), (flow90, nil), (flowFrame, nil),
+]
+  as [(Result, Double?)]
+{
   let ms = r.seconds / Double(r.count) * 1000
   let goal =
     goalMs.map { g in

@@ -81,7 +81,25 @@ struct SourceSpecTests {
     ("replay:/tmp/j.db", "replay:/tmp/j.db"),
   ])
   func parses(text: String, name: String) throws {
-    #expect(try SourceSpec.parse(text).name == name)
+    let spec = try SourceSpec.parse(text)
+    #expect(spec.name == name)
+    // The name is a value of the same kind that parses to the same spec.
+    if !name.contains("::") { #expect(try SourceSpec.parse(name) == spec) }
+  }
+
+  @Test func everyKindIsListedInTheMessageForAnUnknownOne() {
+    do {
+      _ = try SourceSpec.parse("http://x")
+      Issue.record("expected an error")
+    } catch {
+      for kind in SourceRegistry.kinds { #expect(error.description.contains(kind.usage)) }
+    }
+  }
+
+  @Test func aKindsOwnErrorDoesNotListEveryKind() {
+    var message = ""
+    do throws(SourceSpecError) { _ = try SourceSpec.parse("sim:speed=0") } catch { message = error.description }
+    #expect(message.contains("speed must be") && !message.contains("accepted: sim["), "\(message)")
   }
 
   @Test(arguments: [

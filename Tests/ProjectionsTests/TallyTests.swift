@@ -35,18 +35,32 @@ struct TallyTests {
     #expect(t.map(\.count).reduce(0, +) == 4)
   }
 
-  @Test func upstreamWorkflowFoldsOldNames() {
+  /// Issue 10, item 7: upstream's old spellings are kept and tallied as stored, right after
+  /// the state they count as — never silently renamed; the counts still add up.
+  @Test func upstreamWorkflowKeepsOldSpellingsAsStored() {
     var settings = BoardSettings()
     settings.workflow = .upstream
     let s = M.state(
       [
         M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("A", status: "backlog"))),
         M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("B", status: "needs_edits"))),
+        M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("C", status: "todo"))),
+        M.event("2026-11-01T09:00:00Z", .featureCreated(M.feature("D", status: "documented"))),
       ], from: BoardState(settings: settings))
     let t = Tally.compute(state: s, scope: BoardScope(state: s, sprint: nil))
-    #expect(t.count == 7)
+    #expect(
+      t.map(\.state) == [
+        "todo", "backlog", "in-progress", "in-testing", "in-docs", "in-review", "documented", "needs-edits", "done",
+      ])
     #expect(t.first { $0.state == "todo" }?.count == 1)
+    #expect(t.first { $0.state == "backlog" }?.count == 1)
+    #expect(t.first { $0.state == "backlog" }?.countsAs == "todo")
+    #expect(t.first { $0.state == "documented" }?.countsAs == "in-review")
+    #expect(t.allSatisfy { $0.known })
     #expect(t.first { $0.state == "needs-edits" }?.count == 1)
+    #expect(t.map(\.count).reduce(0, +) == 4)
+    // An old spelling no feature holds is not listed: the 7 states and the two held.
+    #expect(!t.contains { $0.state == "ready-for-testing" })
   }
 
   @Test func percentHasOneDecimal() {

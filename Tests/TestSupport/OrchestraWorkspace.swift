@@ -21,14 +21,24 @@ public final class OrchestraWorkspace {
     CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT DEFAULT '');
     """
 
-  public let dir: TempDir
+  /// The folder it made for the database (nil when it was given a path).
+  public let dir: TempDir?
   public let path: String
   public let writer: SQLWriter
 
   /// A database file in a folder of its own, with the DDL (or `ddl`) applied.
   public init(name: String = "8fe0db68781ee67c.db", ddl: String = OrchestraWorkspace.ddl) throws {
-    dir = try TempDir("wallboard-workspace")
+    let dir = try TempDir("wallboard-workspace")
+    self.dir = dir
     path = dir.url.appendingPathComponent(name).path
+    writer = try SQLWriter(path: path)
+    try writer.script(ddl)
+  }
+
+  /// The database at `path` (its folder exists), with the DDL (or `ddl`) applied.
+  public init(at path: String, ddl: String = OrchestraWorkspace.ddl) throws {
+    dir = nil
+    self.path = path
     writer = try SQLWriter(path: path)
     try writer.script(ddl)
   }

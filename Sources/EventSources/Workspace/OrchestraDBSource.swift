@@ -22,7 +22,8 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   public var fingerprintInterval = 60.0
   private let projects: Set<String>?
   private let clock: @Sendable () -> Instant
-  private let lock = NSLock()
+  /// Guards `stopped` and `lookRequested`; signalled when either is set.
+  private let lock = NSCondition()
   private var stopped = false
 
   /// - Parameters:
@@ -43,8 +44,22 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     t.start()
   }
 
-  public func stop() { lock.withLock { stopped = true } }
+  public func stop() {
+    lock.withLock {
+      stopped = true
+      lock.broadcast()
+    }
+  }
   private var isStopped: Bool { lock.withLock { stopped } }
+
+  /// A server pushed a change: poll now instead of at the end of the interval.
+  public func lookNow() {
+    lock.withLock {
+      lookRequested = true
+      lock.broadcast()
+    }
+  }
+  private var lookRequested = false
 
   /// What the follower holds between polls.
   struct Following {
@@ -99,9 +114,15 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
   }
 
+  /// Waits `seconds`, or less when stopped or asked to look now.
   private func sleep(_ seconds: Double) {
     let end = Date().addingTimeInterval(seconds)
-    while !isStopped && Date() < end { Thread.sleep(forTimeInterval: min(0.1, max(0, end.timeIntervalSinceNow))) }
+    lock.lock()
+    defer {
+      lookRequested = false
+      lock.unlock()
+    }
+    while !stopped && !lookRequested && lock.wait(until: end) {}
   }
 
   static func inode(_ path: String) -> UInt64 {
@@ -196,6 +217,35 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       if fp != f.fingerprint && at == cursor { f.known = try snapshot(f.db, at: now, deliver) }
       f.fingerprint = fp
       f.fingerprintAt = now
+    }
+  }
+}
+
+extension OrchestraDBSource {
+  /// `orchestra-db:PATH`: the database file, or a workspace folder whose database the locator
+  /// finds (again on every try: it may appear later).
+  public struct Spec: SourceConfiguration {
+    public var path: String
+    public var name: String { "orchestra-db:" + path }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      let locator = context.locator
+      let path = path
+      return OrchestraDBSource(origin: name, projects: context.projects, clock: context.clock) {
+        if WorkspaceLocator.isDirectory(path) {
+          let found = locator.locate(workspace: path)
+          if case .database(let db) = found.store { return (db, found.detail) }
+          return (nil, "\(found.workspace): no Orchestra database (\(locator.hashedDatabase(for: found.workspace)))")
+        }
+        let file = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
+        return WorkspaceLocator.isFile(file) ? (file, "SQLite \(file)") : (nil, "\(file): no such database yet")
+      }
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "orchestra-db:PATH" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      try value(of: text, after: "orchestra-db:", needs: "a path").map { Spec(path: $0) }
     }
   }
 }

@@ -1,0 +1,122 @@
+internal import Foundation
+public import WallboardCore
+
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// What a file looked like when it was last seen: enough to tell that it was written again
+/// (in place, so the inode stays), replaced or removed.
+public struct FileStamp: Hashable, Sendable {
+  public var device: UInt64
+  public var inode: UInt64
+  public var size: Int64
+  /// Modification time, in nanoseconds since the epoch.
+  public var mtime: Int64
+
+  /// The stamp of `path` (symbolic links followed), nil when nothing is there.
+  public static func of(_ path: String) -> FileStamp? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return FileStamp(
+      device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+      mtime: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+  }
+
+  /// The modification time to the millisecond.
+  public var modified: Instant { Instant(millis: mtime / 1_000_000) }
+}
+
+/// The file-system side of a markdown tree: folder listings that never leave the tree, and
+/// capped whole-file reads.
+enum MarkdownTree {
+  /// What a directory holds, one level: names and whether each is a folder. `.`, `..` and
+  /// names longer than 255 bytes are left out; a symbolic link is listed only when it stays
+  /// inside `inside` (a real path), else it is returned in `escaping`.
+  static func entries(
+    of dir: String, inside: String
+  ) -> (names: [(name: String, isDirectory: Bool)], escaping: [String])? {
+    guard let d = opendir(dir) else { return nil }
+    defer { closedir(d) }
+    var out: [(String, Bool)] = []
+    var escaping: [String] = []
+    while let e = readdir(d) {
+      let name = withUnsafeBytes(of: e.pointee.d_name) { raw -> String in
+        let b = raw.bindMemory(to: UInt8.self)
+        let n = b.firstIndex(of: 0) ?? b.count
+        return String(decoding: b[0..<n], as: UTF8.self)
+      }
+      if name == "." || name == ".." || name.utf8.count > 255 || name.contains("/") { continue }
+      var type = e.pointee.d_type
+      let path = dir + "/" + name
+      if type == UInt8(DT_LNK) {
+        guard let real = realPath(path), real == inside || real.hasPrefix(inside + "/") else {
+          escaping.append(path)
+          continue
+        }
+        var st = stat()
+        guard stat(path, &st) == 0 else { continue }
+        type = (st.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
+      } else if type == UInt8(DT_UNKNOWN) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { continue }
+        type = (st.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
+      }
+      out.append((name, type == UInt8(DT_DIR)))
+    }
+    return (out, escaping)
+  }
+
+  /// The canonical path (links resolved), nil when it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let p = realpath(path, nil) else { return nil }
+    defer { free(p) }
+    return String(cString: p)
+  }
+
+  /// Why a file could not be read.
+  enum ReadError: Error, Hashable {
+    case missing
+    case tooLarge(Int64)
+    case failed(String)
+  }
+
+  /// The whole of a regular file, at most `limit` bytes.
+  static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadError> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return .failure(errno == ENOENT ? .missing : .failed(String(cString: strerror(errno)))) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return .failure(.failed(String(cString: strerror(errno)))) }
+    guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.failed("not a regular file")) }
+    guard st.st_size <= limit else { return .failure(.tooLarge(Int64(st.st_size))) }
+    // Read to the end even if it grew since fstat (a write in progress), never past the limit.
+    let cap = limit + 1
+    var out = [UInt8](repeating: 0, count: min(Int(st.st_size) + 4096, cap))
+    var count = 0
+    while count < out.count {
+      let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return .failure(.failed(String(cString: strerror(errno))))
+      }
+      if n == 0 { break }
+      count += n
+      if count == out.count && out.count < cap {
+        out += [UInt8](repeating: 0, count: min(out.count, cap - out.count))
+      }
+    }
+    guard count <= limit else { return .failure(.tooLarge(Int64(count))) }
+    out.removeLast(out.count - count)
+    return .success(out)
+  }
+
+  /// The storage version in a `.version` sidecar: its decimal number (the plugin writes no
+  /// newline; surrounding white space is tolerated); 0 when missing or not a number.
+  static func sidecarVersion(_ path: String) -> Int {
+    guard case .success(let b) = read(path, limit: 32) else { return 0 }
+    let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return 0 }
+    return Int(text) ?? 0
+  }
+}

@@ -1,0 +1,109 @@
+public import WallboardCore
+
+/// A feature file's bytes → a record: the front-matter keys of `orchestra-storage.md` §2c.
+extension MarkdownWorkspace {
+  /// Reads `bytes` (the file at `path`, named `<stem>.md`, in project folder `project`).
+  public static func record(
+    _ bytes: [UInt8], path: String, stem: String, project: String, limits: Limits = Limits(),
+    modified: Instant
+  ) -> Result<Record, Problem> {
+    let exported = looksExported(bytes)
+    let fm: FrontMatter
+    do {
+      fm =
+        exported
+        ? try FrontMatter.parseVerbatim(bytes, file: path, limits: limits.frontMatter)
+        : try FrontMatter.parse(bytes, file: path, limits: limits.frontMatter)
+    } catch {
+      return .failure(
+        Problem(
+          file: path, line: error.line, problem: error.reason,
+          mayBeTorn: error.mayBeTorn))
+    }
+    guard fm.isPresent else {
+      return .failure(Problem(file: path, line: 1, problem: "no front matter (a feature file starts with `---`)"))
+    }
+    let reader = KeyReader(fm: fm, path: path)
+    do {
+      let id = try reader.text("id", max: 256) ?? stem
+      guard !id.isEmpty else { return .failure(Problem(file: path, line: fm.lines["id"], problem: "`id` is empty")) }
+      var f = Feature(
+        id: id, projectId: project, title: try reader.text("title", max: 4096) ?? "",
+        status: try reader.text("status", max: 256) ?? "backlog", priority: try reader.text("priority"),
+        kind: try reader.text("kind"), assignee: try reader.text("assignee"), labels: try reader.labels(),
+        estimate: try reader.text("estimate"))
+      f.createdAt = try reader.text("created_at").flatMap(OrchestraDatabase.instant)
+      f.updatedAt = try reader.text("updated_at").flatMap(OrchestraDatabase.instant)
+      var end = fm.body.endIndex
+      let truncated = fm.body.count > limits.maxBodyBytes
+      if truncated {
+        end = fm.body.startIndex + limits.maxBodyBytes
+        // Back to a character boundary: never split a UTF-8 sequence.
+        while end > fm.body.startIndex && fm.body[end] & 0xC0 == 0x80 { end -= 1 }
+      }
+      return .success(
+        Record(
+          path: path, feature: f, version: 0, body: String(decoding: fm.body[..<end], as: UTF8.self),
+          bodyTruncated: truncated, variant: exported ? .exportMarkdown : .plugin, modified: modified))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Whether a file's front matter is the export's (a `project_slug:` or `type:` line): such
+  /// lines are never in the plugin's features.
+  static func looksExported(_ bytes: [UInt8]) -> Bool {
+    guard bytes.starts(with: Array("---".utf8)) else { return false }
+    let slug = Array("project_slug:".utf8)
+    let type = Array("type:".utf8)
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+      let line = bytes[start..<end]
+      if start > 0 && (line.elementsEqual("---".utf8) || line.elementsEqual("---\r".utf8)) { return false }
+      if line.starts(with: slug) || line.starts(with: type) { return true }
+      start = end + 1
+    }
+    return false
+  }
+}
+
+/// Typed look-ups of front-matter keys; a wrong type is a problem naming the key's line.
+private struct KeyReader {
+  let fm: FrontMatter
+  let path: String
+
+  func problem(_ key: String, _ why: String) -> MarkdownWorkspace.Problem {
+    MarkdownWorkspace.Problem(file: path, line: fm.lines[key], problem: "`\(key)` \(why)")
+  }
+
+  /// A scalar as text (numbers and booleans written out), nil when absent, null or empty;
+  /// longer than `max` bytes is cut at a character boundary.
+  func text(_ key: String, max: Int = 1024) throws(MarkdownWorkspace.Problem) -> String? {
+    guard let v = fm[key] else { return nil }
+    if case .list = v { throw problem(key, "is a list, not text") }
+    guard let s = v.text, !s.isEmpty else { return nil }
+    guard s.utf8.count > max else { return s }
+    var cut = String(decoding: Array(s.utf8.prefix(max)), as: UTF8.self)
+    if cut.last == "\u{FFFD}" { cut.removeLast() }
+    return cut
+  }
+
+  /// `labels`: a list of text (at most 256, each at most 1024 bytes), empty ones dropped.
+  func labels() throws(MarkdownWorkspace.Problem) -> [String] {
+    switch fm["labels"] {
+    case nil, .null?: return []
+    case .list(let items)?:
+      guard items.count <= 256 else { throw problem("labels", "has more than 256 items") }
+      var out: [String] = []
+      for item in items {
+        guard let s = item.text else { throw problem("labels", "holds an item that is not text") }
+        guard s.utf8.count <= 1024 else { throw problem("labels", "holds an item longer than 1024 bytes") }
+        if !s.isEmpty { out.append(s) }
+      }
+      return out
+    case .some: throw problem("labels", "is not a list")
+    }
+  }
+}

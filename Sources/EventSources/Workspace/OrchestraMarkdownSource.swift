@@ -1,0 +1,221 @@
+internal import Foundation
+public import WallboardCore
+
+/// How the markdown source waits for the tree to change: the shared `FileWatcher` (inotify,
+/// with a polling fallback) conforms, and so does `ScanWaiter`, the scan it falls back on.
+protocol ChangeWaiting: Sendable {
+  /// Watches a file or folder (a folder: the entries in it); it may not exist yet.
+  func watch(_ path: String)
+  /// Waits until something watched changes, at most `timeout` seconds: the changed paths,
+  /// empty on timeout or `wake()`.
+  func wait(timeout: Double) -> Set<String>
+  /// Ends a `wait` now (from any thread).
+  func wake()
+}
+
+/// `orchestra-md:WORKSPACE`, and `orchestra:WORKSPACE` when the workspace has no database:
+/// follows the markdown tree `<ws>/.projects/` that plugin-storage-markdown writes.
+///
+/// First the whole tree as a `board.snapshot` of this source (its features, upstream's
+/// workflow), live with a detail naming the tree (and the `export_markdown` variant); offline,
+/// saying so, until `.projects/` appears. Then, on every change (debounced), one event per
+/// changed feature file — `feature.created` with the whole feature, or `feature.deleted` for a
+/// removed file of a feature it showed — timed by the file's `updated_at`, else its mtime. A
+/// half-written file is read again before it is reported (see `MarkdownFollower`). Live every
+/// few seconds while quiet; idle, it only waits (and looks again every `rescanInterval`, or
+/// less often on a large tree).
+public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable {
+  public let origin: String
+  public let tree: MarkdownWorkspace
+  /// Changes closer together than this are read as one.
+  public var debounce = 0.2
+  /// The longest a burst of changes is gathered before it is read.
+  public var maxGather = 1.0
+  /// How often the source says it is live while nothing changes.
+  public var aliveInterval = 5.0
+  /// How often the tree is looked at even when the waiter reported nothing (a safety net);
+  /// on a large tree less often, so that these looks cost at most 0.2 % of a core.
+  public var rescanInterval = 10.0
+  /// What the last look cost, in seconds.
+  private var lookCost = 0.0
+  private var safetyInterval: Double { max(rescanInterval, lookCost * 500) }
+  private let projects: Set<String>?
+  private let clock: @Sendable () -> Instant
+  private let waiter: any ChangeWaiting
+  private let lock = NSLock()
+  private var stopped = false
+  /// A look was asked for (`lookNow`) and not made yet.
+  private var hinted = false
+
+  /// - Parameters:
+  ///   - projects: only these projects' features (nil: every project).
+  public convenience init(
+    origin: String, workspace: String, projects: Set<String>? = nil,
+    clock: @escaping @Sendable () -> Instant = SystemClock.now
+  ) {
+    self.init(origin: origin, workspace: workspace, projects: projects, clock: clock, waiter: ScanWaiter())
+  }
+
+  init(
+    origin: String, workspace: String, projects: Set<String>?, clock: @escaping @Sendable () -> Instant,
+    waiter: any ChangeWaiting
+  ) {
+    self.origin = origin
+    self.tree = MarkdownWorkspace(workspace: workspace)
+    self.projects = projects
+    self.clock = clock
+    self.waiter = waiter
+  }
+
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
+    let t = Thread { [self] in run(deliver) }
+    t.name = "wallboard \(origin)"
+    t.start()
+  }
+
+  public func stop() {
+    lock.withLock { stopped = true }
+    waiter.wake()
+  }
+  private var isStopped: Bool { lock.withLock { stopped } }
+
+  /// A hint that the tree changed (a server pushed a change): look now rather than when the
+  /// waiter next reports. From any thread.
+  public func lookNow() {
+    lock.withLock { hinted = true }
+    waiter.wake()
+  }
+
+  /// Whether a look was asked for since the last call.
+  private func takeHint() -> Bool {
+    lock.withLock {
+      defer { hinted = false }
+      return hinted
+    }
+  }
+
+  /// The time the follower schedules by (reads again, the safety look): the system's, whatever
+  /// clock the events are stamped with.
+  private static func monotonic() -> Instant { SystemClock.now() }
+
+  private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
+    var follower: MarkdownFollower?
+    var variant = MarkdownWorkspace.Variant.plugin
+    var lastDown: String?
+    var aliveAt = Self.monotonic()
+    var lookedAt = Self.monotonic()
+    var changed = true
+    waiter.watch(tree.root)
+    while !isStopped {
+      let now = Self.monotonic()
+      if !tree.exists {
+        follower = nil
+        let why = "\(tree.root): no markdown tree (yet)"
+        if lastDown != why {
+          deliver(.connection(origin: origin, status: .offline, at: clock(), detail: why))
+          lastDown = why
+        }
+      } else if follower == nil {
+        var f = MarkdownFollower()
+        variant = bootstrap(&f, deliver)
+        follower = f
+        lastDown = nil
+        aliveAt = now
+        lookedAt = now
+      } else if changed || follower!.nextRetry.map({ $0 <= now }) == true
+        || now.millis - lookedAt.millis >= Int64(safetyInterval * 1000)
+      {
+        let v = look(&follower!, variant: variant, deliver)
+        lookedAt = now
+        lookCost = Double(Self.monotonic().millis - now.millis) / 1000
+        if v != variant {
+          variant = v
+          aliveAt = Instant(millis: 0)
+        }
+      }
+      if follower != nil && now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
+        deliver(.connection(origin: origin, status: .live, at: clock(), detail: tree.detail(variant)))
+        aliveAt = now
+      }
+      changed = waitForChange(follower: follower, aliveAt: aliveAt, lookedAt: lookedAt) || takeHint()
+    }
+    deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
+  }
+
+  /// Waits until the tree changes (then gathers the burst), a read again is due, the source
+  /// should say it is live, or the safety look is due; whether something changed.
+  private func waitForChange(follower: MarkdownFollower?, aliveAt: Instant, lookedAt: Instant) -> Bool {
+    let now = Self.monotonic()
+    var until = min(aliveAt.millis + Int64(aliveInterval * 1000), lookedAt.millis + Int64(safetyInterval * 1000))
+    if let retry = follower?.nextRetry { until = min(until, retry.millis) }
+    let timeout = follower == nil ? 1.0 : max(0.01, Double(until - now.millis) / 1000)
+    guard !waiter.wait(timeout: timeout).isEmpty else { return false }
+    let end = Date().addingTimeInterval(maxGather)
+    while !isStopped && Date() < end {
+      if waiter.wait(timeout: debounce).isEmpty { break }
+    }
+    return true
+  }
+
+  /// Reads the whole tree and delivers it as this source's snapshot; returns its variant.
+  private func bootstrap(
+    _ f: inout MarkdownFollower, _ deliver: @escaping @Sendable (BoardInput) -> Void
+  ) -> MarkdownWorkspace.Variant {
+    let listing = tree.list(projects: projects)
+    watchFolders(listing)
+    let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
+    let at = clock()
+    var features: [Feature] = []
+    var variant = MarkdownWorkspace.Variant.plugin
+    for p in listing.problems { deliver(.rejected(origin: origin, at: at, reason: p.description)) }
+    for o in outputs {
+      switch o {
+      case .upserted(let r):
+        features.append(r.feature)
+        if r.variant == .exportMarkdown { variant = .exportMarkdown }
+      case .rejected(let p): deliver(.rejected(origin: origin, at: at, reason: p.description))
+      case .deleted: break
+      }
+    }
+    if variant == .plugin && tree.hasExportedProject(listing) { variant = .exportMarkdown }
+    features.sort { $0.id < $1.id }
+    deliver(
+      .event(
+        Event(
+          origin: origin, time: at, receivedAt: at,
+          body: .boardSnapshot(
+            BoardSnapshot(
+              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)])))))
+    deliver(.connection(origin: origin, status: .live, at: at, detail: tree.detail(variant)))
+    return variant
+  }
+
+  /// One look: each changed feature file becomes one event; returns the tree's variant now.
+  private func look(
+    _ f: inout MarkdownFollower, variant: MarkdownWorkspace.Variant,
+    _ deliver: @escaping @Sendable (BoardInput) -> Void
+  ) -> MarkdownWorkspace.Variant {
+    let listing = tree.list(projects: projects)
+    watchFolders(listing)
+    let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
+    let at = clock()
+    var variant = variant
+    for o in outputs {
+      switch o {
+      case .upserted(let r):
+        if r.variant == .exportMarkdown { variant = .exportMarkdown }
+        let time = r.feature.updatedAt ?? r.modified
+        deliver(.event(Event(origin: origin, time: time, receivedAt: at, body: .featureCreated(r.feature))))
+      case .deleted(let id, _):
+        deliver(.event(Event(origin: origin, time: at, receivedAt: at, body: .featureDeleted(id: id))))
+      case .rejected(let p):
+        deliver(.rejected(origin: origin, at: at, reason: p.description))
+      }
+    }
+    return variant
+  }
+
+  private func watchFolders(_ listing: MarkdownWorkspace.Listing) {
+    for folder in listing.folders { waiter.watch(folder) }
+  }
+}

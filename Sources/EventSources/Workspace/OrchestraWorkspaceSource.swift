@@ -1,0 +1,180 @@
+public import Foundation
+public import WallboardCore
+internal import Wire
+
+/// `orchestra:WORKSPACE`: a workspace as Orchestra keeps it, whichever store it has — the
+/// storage plugin's SQLite database (found through `~/.orchestra/db/index.json` and the hash
+/// rule), else the markdown tree `.projects/` — and, when a newer `orchestra serve` runs for
+/// it, that server's push as a hint to read the store at once.
+///
+/// The store is found again every few seconds: a database that appears later (the server was
+/// started), or goes (the markdown tree is then read), is followed; the new store's snapshot
+/// replaces the old one's features, since both deliver under this source's one origin. The
+/// detail says which store is read, and whether pushes are heard.
+public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendable {
+  public let origin: String
+  /// The workspace, absolute.
+  public let workspace: String
+  public var checkInterval = 3.0
+  private let locator: WorkspaceLocator
+  private let clock: @Sendable () -> Instant
+  /// The source that reads one store (nil for `.none`).
+  private let makeStore: @Sendable (WorkspaceLocation) -> (any EventSource)?
+  private let lock = NSLock()
+  private var stopped = false
+  private var current: (store: WorkspaceLocation.Store, source: any EventSource, generation: Int)?
+  private var generation = 0
+  private var pushConnection: TCPConnection?
+
+  public init(
+    origin: String, workspace: String, locator: WorkspaceLocator,
+    clock: @escaping @Sendable () -> Instant = SystemClock.now,
+    makeStore: @escaping @Sendable (WorkspaceLocation) -> (any EventSource)?
+  ) {
+    self.origin = origin
+    self.workspace = WorkspaceLocator.absolute(workspace, from: locator.currentDirectory)
+    self.locator = locator
+    self.clock = clock
+    self.makeStore = makeStore
+  }
+
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
+    let t = Thread { [self] in run(deliver) }
+    t.name = "wallboard \(origin)"
+    t.start()
+  }
+
+  public func stop() {
+    let inner = lock.withLock { () -> (any EventSource)? in
+      stopped = true
+      pushConnection?.shutdown()
+      return current?.source
+    }
+    inner?.stop()
+  }
+
+  public func lookNow() { lock.withLock { current?.source }?.lookNow() }
+
+  private var isStopped: Bool { lock.withLock { stopped } }
+
+  private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
+    var machine = PushHintMachine(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
+    var queue: [PushHintMachine.Input] = [.start]
+    var framer = LengthPrefixFramer()
+    var lastLook = Date.distantPast
+    var lastOffline: String?
+    defer {
+      closePush()
+      let inner = lock.withLock { current?.source }
+      inner?.stop()
+      deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
+    }
+    while !isStopped {
+      // The store, found again every few seconds.
+      if Date().timeIntervalSince(lastLook) >= checkInterval {
+        lastLook = Date()
+        let found = locator.locate(workspace: workspace)
+        if found.store != lock.withLock({ current?.store }) { switchStore(to: found, deliver) }
+        if found.store == .none {
+          if lastOffline != found.detail {
+            deliver(.connection(origin: origin, status: .offline, at: clock(), detail: found.detail))
+          }
+          lastOffline = found.detail
+        } else {
+          lastOffline = nil
+        }
+      }
+      // The push: a hint to read now.
+      let input: PushHintMachine.Input
+      if !queue.isEmpty {
+        input = queue.removeFirst()
+      } else {
+        queue += awaitPush(&framer)
+        input = queue.isEmpty ? .tick : queue.removeFirst()
+      }
+      for action in machine.on(input, at: clock()) {
+        switch action {
+        case .readInfo: queue.append(.info(readInfo()))
+        case .connect(let host, let port):
+          framer = LengthPrefixFramer()
+          queue.append(connectPush(host: host, port: port))
+        case .close: closePush()
+        case .readStore: lookNow()
+        }
+      }
+    }
+    _ = machine.on(.stop, at: clock())
+  }
+
+  /// Stops the store's source and starts the one for `found` (none for `.none`).
+  private func switchStore(to found: WorkspaceLocation, _ deliver: @escaping @Sendable (BoardInput) -> Void) {
+    let (old, gen) = lock.withLock { () -> ((any EventSource)?, Int) in
+      generation += 1
+      let old = current?.source
+      current = nil
+      return (old, generation)
+    }
+    old?.stop()
+    guard let source = makeStore(found) else { return }
+    lock.withLock { current = (found.store, source, gen) }
+    // What a replaced store's source still says (its "stopped") is not this source's news.
+    source.start { [weak self] input in
+      guard let self, self.lock.withLock({ self.generation == gen && !self.stopped }) else { return }
+      deliver(input)
+    }
+  }
+
+  /// The running server's `.info`, when it is this workspace's and its process lives.
+  private func readInfo() -> RunInfo? {
+    let file = "\(locator.home)/.orchestra/run/\(RunInfo.slug(of: workspace)).info"
+    guard let bytes = locator.read(file), let info = RunInfo.parse(bytes),
+      WorkspaceLocator.absolute(info.workspace, from: "/") == workspace, kill(info.pid, 0) == 0 || errno == EPERM
+    else { return nil }
+    return info
+  }
+
+  private func connectPush(host: String, port: Int) -> PushHintMachine.Input {
+    do {
+      let conn = try TCPConnection.connect(host: host, port: port, timeout: 2)
+      let sub = Subscribe(subscriptionId: "wallboard-hint-\(clock().millis)", topic: "features", filters: [:])
+      try conn.write(LengthPrefixFramer.frame(PluginRequest(requestId: "hint-sub", request: .subscribe(sub)).encode()))
+      let kept = lock.withLock { () -> Bool in
+        guard !stopped else { return false }
+        pushConnection = conn
+        return true
+      }
+      if !kept { conn.close() }
+      return kept ? .connected : .connectFailed("stopped")
+    } catch {
+      return .connectFailed(error.description)
+    }
+  }
+
+  private func closePush() {
+    let conn = lock.withLock { () -> TCPConnection? in
+      defer { pushConnection = nil }
+      return pushConnection
+    }
+    conn?.close()
+  }
+
+  /// What the push stream has within a quarter second (or a quarter second's sleep without one).
+  private func awaitPush(_ framer: inout LengthPrefixFramer) -> [PushHintMachine.Input] {
+    guard let conn = lock.withLock({ pushConnection }) else {
+      Thread.sleep(forTimeInterval: 0.25)
+      return []
+    }
+    do {
+      switch try conn.read(timeout: 0.25) {
+      case .timedOut: return []
+      case .closed: return [.ended("server closed the connection")]
+      case .bytes(let b):
+        var out: [PushHintMachine.Input] = []
+        for f in try framer.push(b) { out.append(.received(try PluginResponse.decode(f))) }
+        return out
+      }
+    } catch {
+      return [.ended("\(error)")]
+    }
+  }
+}

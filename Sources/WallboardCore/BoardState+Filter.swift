@@ -1,0 +1,108 @@
+/// The board's door: `settings.filter` applied to every feature event, once, so that every
+/// projection, tally and `inspect` see only the features that match. Internal to the reducer.
+///
+/// A feature that stops matching (its labels, project or assignee changed, or a snapshot says so)
+/// leaves the board as if deleted — its history records it gone — and waits in `hidden`; one that
+/// starts matching enters whole, as if created then. Events about hidden features change only
+/// `hidden`.
+extension BoardState {
+  /// Applies a feature event through the filter. Returns nil when the event should take the
+  /// ordinary path (it concerns a feature that matches before and after, or no feature).
+  mutating func applyThroughFilter(_ event: Event) -> Outcome? {
+    let filter = settings.filter
+    switch event.body {
+    case .featureCreated(let f):
+      let wasHidden = hidden.removeValue(forKey: f.id) != nil
+      if filter.matches(f) { return nil }
+      var g = f
+      // As the ordinary path would: a feature new to the board is created now.
+      if !wasHidden, features[f.id] == nil, g.createdAt == nil { g.createdAt = event.time }
+      leave(f.id, at: event.time)
+      return hide(g, origin: event.origin)
+    case .featureUpdated(let patch):
+      if var f = features[patch.id] {
+        guard filter.mayMove(patch) else { return nil }
+        patch.apply(to: &f)
+        if filter.matches(f) { return nil }
+        let origin = contributions.features[patch.id] ?? event.origin
+        leave(patch.id, at: event.time)
+        return hide(f, origin: origin)
+      }
+      if var h = hidden[patch.id] {
+        patch.apply(to: &h.feature)
+        if filter.matches(h.feature) { return enter(h, at: event.time) }
+        hidden[patch.id] = h
+        return .applied
+      }
+      var f = newFeature(patch.id)
+      patch.apply(to: &f)
+      return filter.matches(f) ? nil : hide(f, origin: event.origin)
+    case .workflowTransitioned(let id, let to, _, _):
+      if hidden[id] != nil {
+        hidden[id]!.feature.status = to
+        return .applied
+      }
+      if features[id] != nil { return nil }
+      var f = newFeature(id)
+      f.status = to
+      return filter.matches(f) ? nil : hide(f, origin: event.origin)
+    case .featureDeleted(let id):
+      return hidden.removeValue(forKey: id) == nil ? nil : .applied
+    case .boardSnapshot(var snap):
+      // The snapshot replaces what its source contributed, hidden features too.
+      hidden = hidden.filter { $0.value.origin != event.origin }
+      var shown: [Feature] = []
+      shown.reserveCapacity(snap.features.count)
+      for f in snap.features {
+        if filter.matches(f) {
+          shown.append(f)
+          continue
+        }
+        // One on the board from another source leaves now; this source's leave as the
+        // snapshot's absent features do.
+        if contributions.features[f.id] != event.origin { leave(f.id, at: event.time) }
+        _ = hide(f, origin: event.origin)
+      }
+      snap.features = shown
+      return applySnapshot(snap, event: event)
+    default:
+      return nil
+    }
+  }
+
+  /// Takes a feature off the board as a delete does: its history records it gone.
+  mutating func leave(_ id: String, at time: Instant) {
+    guard let f = features.removeValue(forKey: id) else { return }
+    contributions.features[id] = nil
+    record(f, exists: false, at: time, membershipMayMove: true)
+    pruneHistory(of: id)
+  }
+
+  /// Keeps a feature that does not match off the board, within the feature limit.
+  mutating func hide(_ f: Feature, origin: String) -> Outcome {
+    if hidden[f.id] == nil && hidden.count >= limits.maxFeatures {
+      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.id) not kept")
+    }
+    hidden[f.id] = HiddenFeature(feature: f, origin: origin)
+    return .applied
+  }
+
+  /// Brings a hidden feature that now matches onto the board, as if created at `time`.
+  mutating func enter(_ h: HiddenFeature, at time: Instant) -> Outcome {
+    hidden[h.feature.id] = nil
+    var f = h.feature
+    if f.createdAt == nil { f.createdAt = time }
+    let outcome = upsert(f, old: nil, at: time, membershipMayMove: true)
+    if case .applied = outcome { contributions.features[f.id] = h.origin }
+    return outcome
+  }
+
+  /// How many features the filter keeps off the board now.
+  public var hiddenCount: Int { hidden.count }
+}
+
+/// A feature the filter keeps off the board, and the source that contributed it.
+struct HiddenFeature: Hashable, Sendable {
+  var feature: Feature
+  var origin: String
+}

@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+import WallboardCLI
+import Wire
+
+/// Declared sprints beside a workspace's features, through `inspect`: the workspace has no
+/// sprints, the command line declares one, and the features carrying its label are its scope.
+@Suite("inspect: a declared sprint over an Orchestra workspace", .serialized)
+struct DeclaredSprintInspectTests {
+  static let sprint = "id=s3,name=Sprint 3,start=2026-11-16,end=2026-11-27,label=team-a-s3,goal=Checkout"
+
+  static func workspace() throws -> OrchestraWorkspace {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.project("api")
+    try ws.write(id: "FEAT-A", status: "done", estimate: "M", labels: "[\"team-a-s3\"]", at: "2026-11-17T10:00:00Z")
+    try ws.write(
+      id: "FEAT-B", status: "in-progress", estimate: "L", labels: "[\"team-a-s3\",\"area:ui\"]",
+      at: "2026-11-17T11:00:00Z")
+    try ws.write(id: "FEAT-C", status: "todo", estimate: "XL", labels: "[\"other\"]", at: "2026-11-17T12:00:00Z")
+    try ws.write(
+      id: "FEAT-D", project: "api", status: "todo", estimate: "S", labels: "[\"team-a-s3\"]", at: "2026-11-18T09:00:00Z"
+    )
+    return ws
+  }
+
+  static func inspect(_ ws: OrchestraWorkspace, _ extra: [String]) throws -> [String: JSONValue] {
+    let r = Captured.run(
+      ["inspect", "--source", "orchestra-db:\(ws.path)", "--settle", "0.3", "--wait", "5", "--tz", "UTC"] + extra)
+    #expect(r.code == 0, "\(r.err)")
+    guard case .object(let root) = try JSONParser.parse(r.out) else {
+      Issue.record("not an object: \(r.out.prefix(200))")
+      return [:]
+    }
+    return Dictionary(uniqueKeysWithValues: root.map { ($0.key, $0.value) })
+  }
+
+  static func numbers(_ v: JSONValue?) -> [Double?] {
+    guard case .array(let a)? = v else { return [] }
+    return a.map { if case .number(let n) = $0 { n } else { nil } }
+  }
+
+  static func field(_ v: JSONValue?, _ key: String) -> JSONValue? {
+    guard case .object(let o)? = v else { return nil }
+    return o[key]
+  }
+
+  @Test func theDeclaredSprintsBurndownAndScopeAreItsLabelledFeatures() throws {
+    let ws = try Self.workspace()
+    let root = try Self.inspect(ws, ["--sprint", Self.sprint])
+    let sprint = root["sprint"]
+    #expect(Self.field(sprint, "id") == .string("s3"))
+    #expect(Self.field(sprint, "goal") == .string("Checkout"))
+    #expect(Self.field(sprint, "activation") == .string("dates"))
+    #expect(Self.field(sprint, "label") == .string("team-a-s3"))
+    // A (M=2), B (L=3), D (S=1): 6 points in scope, 2 of them done; C is not a member.
+    let burndown = root["burndown"]
+    let scope = Self.numbers(Self.field(burndown, "scope")).compactMap { $0 }
+    let remaining = Self.numbers(Self.field(burndown, "remaining")).compactMap { $0 }
+    #expect(scope.last == 6, "\(scope)")
+    #expect(remaining.last == 4, "\(remaining)")
+    #expect(Self.field(root["progress"], "total") == .number(3))
+    guard case .array(let declared)? = root["declared_sprints"], let first = declared.first else {
+      Issue.record("no declared sprints")
+      return
+    }
+    #expect(Self.field(first, "members") == .number(3))
+    #expect(Self.field(first, "dates_hold") == .bool(true))
+    // The workspace's source and the declared one, each as it stands.
+    guard case .array(let sources)? = root["sources"] else { return }
+    let names = sources.compactMap { s -> String? in
+      if case .string(let n)? = Self.field(s, "name") { n } else { nil }
+    }
+    #expect(names.contains("declared"))
+    #expect(names.contains { $0.hasPrefix("orchestra-db:") })
+  }
+
+  @Test func aProjectFilterNarrowsTheSprintAndTheHeaderSaysSo() throws {
+    let ws = try Self.workspace()
+    let root = try Self.inspect(ws, ["--sprint", Self.sprint, "--project", "web"])
+    let scope = Self.numbers(Self.field(root["burndown"], "scope")).compactMap { $0 }
+    #expect(scope.last == 5, "D (api) is off the board: \(scope)")
+    #expect(Self.field(root["progress"], "total") == .number(2))
+    #expect(Self.field(root["filter"], "projects") == .array([.string("web")]))
+    #expect(Self.field(root["filter"], "hidden") == .number(1), "FEAT-D, of api")
+  }
+
+  @Test func withoutADeclaredSprintHoldingTodayThereIsNone() throws {
+    let ws = try Self.workspace()
+    let past = "id=s1,start=2026-11-02,end=2026-11-13,label=team-a-s3"
+    let root = try Self.inspect(ws, ["--sprint", past])
+    #expect(root["sprint"] == .null, "its dates do not hold 2026-11-20")
+    #expect(Self.field(root["progress"], "total") == .number(4), "every feature")
+    let forced = try Self.inspect(ws, ["--sprint", past, "--active-sprint", "s1"])
+    #expect(Self.field(forced["sprint"], "id") == .string("s1"))
+    let unknown = try Self.inspect(ws, ["--sprint", past, "--active-sprint", "s7"])
+    #expect(unknown["sprint"] == .null)
+    #expect(unknown["active_sprint_error"] == .string("--active-sprint s7: the board has no such sprint"))
+  }
+}
