@@ -9,6 +9,10 @@ public struct FlowState: Hashable, Sendable {
   public var terminal: Bool
   /// A done state (`Workflow.isDone`): the bottom of the chart's stack.
   public var done: Bool
+  /// For an old spelling the workflow still reads (upstream's `backlog`): the state it counts
+  /// as. Such a status has a column of its own, as stored, right after that state (as in the
+  /// tallies).
+  public var countsAs: String?
 }
 
 /// One civil day of a cumulative flow.
@@ -87,23 +91,27 @@ extension Flow {
     // The end of every past day; the last day is counted from the features as they are now.
     let ends = starts.dropFirst().dropLast().map { $0 - 1 }
 
-    // Columns: the workflow's states, then a column per status it does not know. Each status
-    // is looked up once; after that, versions are counted by column.
+    // Columns: the workflow's states, then one per other status as stored — an old spelling of
+    // a state, or a status the workflow does not know — in the order met. Each status is looked
+    // up once; after that, versions are counted by column.
     var columnOf: [String: Int] = [:]
-    var unknownOrder: [String] = []
+    var extraOrder: [String] = []
+    var extraDone: [Bool] = []
     func column(_ status: String) -> Int {
       if let c = columnOf[status] { return c }
+      let known = wf.state(status)
       let c: Int
-      if let known = wf.state(status), let i = wf.states.firstIndex(where: { $0.id == known.id }) {
+      if let known, known.id == status, let i = wf.states.firstIndex(where: { $0.id == status }) {
         c = i
       } else {
-        c = wf.states.count + unknownOrder.count
-        unknownOrder.append(status)
+        c = wf.states.count + extraOrder.count
+        extraOrder.append(status)
+        extraDone.append(known?.done ?? false)
       }
       columnOf[status] = c
       return c
     }
-    func isDone(_ c: Int) -> Bool { c < wf.states.count && wf.states[c].done }
+    func isDone(_ c: Int) -> Bool { c < wf.states.count ? wf.states[c].done : extraDone[c - wf.states.count] }
 
     let width = wf.states.count
     var counts = Array(repeating: Array(repeating: 0, count: width), count: n)
@@ -153,17 +161,31 @@ extension Flow {
       let from = Swift.min(state.history[f.id]?.versions.first?.at ?? at, at)
       historyFrom = Swift.min(historyFrom ?? from, from)
     }
-    var unknown: [String: Int] = [:]
-    for (i, s) in unknownOrder.enumerated() { unknown[s] = i }
+    var extra: [String: Int] = [:]
+    for (i, s) in extraOrder.enumerated() { extra[s] = wf.states.count + i }
 
-    // Unknown states in the order the board first saw them (a status it never noted, which the
-    // reducer cannot produce, after them in name order: the flow stays total).
-    var order = state.statusOrder.filter { unknown[$0] != nil }
-    order += unknownOrder.filter { !order.contains($0) }.sorted()
-    let states =
-      wf.states.map { FlowState(id: $0.id, label: $0.label, known: true, terminal: $0.terminal, done: $0.done) }
-      + order.map { FlowState(id: $0, label: $0, known: false, terminal: false, done: false) }
-    let permutation = wf.states.indices.map { $0 } + order.map { wf.states.count + unknown[$0]! }
+    // Each state, then its old spellings in name order; then the unknown states in the order the
+    // board first saw them (a status it never noted, which the reducer cannot produce, after
+    // them in name order: the flow stays total).
+    var states: [FlowState] = []
+    var permutation: [Int] = []
+    let oldSpellings = Dictionary(grouping: extraOrder.filter { wf.state($0) != nil }.sorted()) { wf.state($0)!.id }
+    for (i, ws) in wf.states.enumerated() {
+      states.append(FlowState(id: ws.id, label: ws.label, known: true, terminal: ws.terminal, done: ws.done))
+      permutation.append(i)
+      for old in oldSpellings[ws.id] ?? [] {
+        states.append(
+          FlowState(id: old, label: old, known: true, terminal: ws.terminal, done: ws.done, countsAs: ws.id))
+        permutation.append(extra[old]!)
+      }
+    }
+    let unknown = Set(extraOrder.filter { wf.state($0) == nil })
+    var order = state.statusOrder.filter(unknown.contains)
+    order += unknown.subtracting(order).sorted()
+    for u in order {
+      states.append(FlowState(id: u, label: u, known: false, terminal: false, done: false))
+      permutation.append(extra[u]!)
+    }
     let flowDays = dates.indices.map { d in
       FlowDay(
         date: dates[d], counts: permutation.map { $0 < counts[d].count ? counts[d][$0] : 0 }, done: done[d])
