@@ -8,8 +8,10 @@ public enum InspectReport {
   ///   - at: the moment shown (`--at`).
   ///   - now: the real clock, against which each source's staleness is judged.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
+  ///   - flowDays: the window of `flow` and `throughput` (`Flow.dayRange`).
   public static func json(
-    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil
+    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
+    flowDays: Int = Flow.defaultDays
   ) -> JSONValue {
     let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
@@ -17,6 +19,8 @@ public enum InspectReport {
     let tallies = Tally.compute(state: state, scope: scope)
     let progress = Progress.compute(state: state, scope: scope)
     let sources = SourceStatus.compute(state: state, now: now)
+    // Over the tallies' features, so that the last day's counts are the tallies.
+    let flow = Flow.compute(state: state, scope: scope, sprint: sprint, at: at, zone: zone, days: flowDays)
 
     func num(_ d: Double) -> JSONValue { .number(d) }
     func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }
@@ -91,6 +95,8 @@ public enum InspectReport {
               ),
             ]))
         ),
+        ("flow", flowJSON(flow)),
+        ("throughput", throughputJSON(flow)),
         (
           "sources",
           .array(
@@ -161,4 +167,35 @@ public enum InspectReport {
 
   /// A source whose connection failed: its connection detail is the reason.
   static func failing(_ s: SourceStatus.State) -> Bool { s == .reconnecting || s == .offline || s == .connecting }
+
+  /// `[{"date", "counts": {state: n}}]`, oldest first, ending with today; the counts in the
+  /// tallies' state order.
+  static func flowJSON(_ f: Flow) -> JSONValue {
+    .array(
+      f.days.map { d in
+        .object(
+          JSONObject([
+            ("date", .string(d.date.description)),
+            ("counts", .object(JSONObject(zip(f.states, d.counts).map { ($0.0.id, .number(Double($0.1))) }))),
+          ]))
+      })
+  }
+
+  /// `{"days": [{"date", "done"}], "total", "per_day"}`: features that entered a done state, per
+  /// day of the flow's window; `per_day` over the days the board has history for, to two decimals.
+  static func throughputJSON(_ f: Flow) -> JSONValue {
+    .object(
+      JSONObject([
+        (
+          "days",
+          .array(
+            f.days.map { d in
+              .object(JSONObject([("date", .string(d.date.description)), ("done", .number(Double(d.done)))]))
+            })
+        ),
+        ("total", .number(Double(f.throughput))),
+        ("per_day", .number((f.throughputPerDay * 100).rounded() / 100)),
+        ("history_from", f.historyFrom.map { .string($0.rfc3339) } ?? .null),
+      ]))
+  }
 }

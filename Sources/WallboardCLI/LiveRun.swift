@@ -105,7 +105,7 @@ struct LiveRun {
         let started = Date()
         let frame = FrameModel(
           state: state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
-          reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint)
+          reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays)
         // The panel goes where it covers neither the clock nor the banner. One that moved, changed
         // size or went away leaves nothing behind: the frame is then drawn in full.
         let panelText = diagnostics.visible ? diagnostics.lines : []
@@ -160,7 +160,8 @@ struct LiveRun {
       if !inputs.isEmpty { dirty = true }
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
         let text = TextBoard.render(
-          state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit, activeSprint: options.activeSprint)
+          state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit, activeSprint: options.activeSprint,
+          flowDays: options.flowDays)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()
         dirty = false

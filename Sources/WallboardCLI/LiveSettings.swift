@@ -2,15 +2,16 @@ internal import Projections
 internal import WallboardCore
 
 /// The options a running board takes from the config file again on every reload, besides the
-/// scene (layout, themes, theme, variant, scale): the time zone, the burndown unit, the night
-/// schedule, burn-in protection, the diagnostics panel, the declared sprints (delivered again as
-/// their source's snapshot when they changed) and `--active-sprint`.
+/// scene (layout, themes, theme, variant, scale): the time zone, the burndown unit, the flow's
+/// window, the night schedule, burn-in protection, the diagnostics panel, the declared sprints
+/// (delivered again as their source's snapshot when they changed) and `--active-sprint`.
 ///
 /// The filters (`--project`, `--label`, `--assignee`) are the reducer's: read at start. Sources, the display, `--size`, `--rotate`, `--fb-geometry`, the workflow and the estimate
 /// scale are read once, at start: changing them needs a restart.
 struct LiveSettings: Equatable {
   var zone: Zone
   var unit: UnitChoice
+  var flowDays: Int
   var night: [String]
   var pixelShift: String
   var diagnostics: Bool
@@ -20,6 +21,7 @@ struct LiveSettings: Equatable {
   init(_ o: Options) {
     zone = o.timeZone ?? .current
     unit = o.unit
+    flowDays = o.flowDays
     night = o.night
     pixelShift = o.pixelShift
     diagnostics = o.diagnostics

@@ -112,6 +112,19 @@ enum OptionTable {
       o.unit = UnitChoice(rawValue: try oneOf("--unit", v, UnitChoice.allCases.map(\.rawValue)))!
     },
     OptionSpec(
+      name: "--flow-days", value: "N",
+      help: "days of the cumulative flow shown when no sprint is active (1–90); default 14"
+    ) { o, v throws(CLIError) in
+      guard v.utf8.count <= 2, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        let n = Int(v), Flow.dayRange.contains(n)
+      else {
+        throw .usage(
+          "--flow-days: \"\(v)\" is not a whole number of days from \(Flow.dayRange.lowerBound) to \(Flow.dayRange.upperBound)"
+        )
+      }
+      o.flowDays = n
+    },
+    OptionSpec(
       name: "--workflow", value: "seed|upstream",
       help: "the workflow when the events define none: the seed's 13 states (default) or upstream's 7"
     ) { o, v throws(CLIError) in

@@ -22,6 +22,8 @@ public struct Options: Sendable {
   public var at: Instant?
   public var timeZone: Zone?
   public var unit: UnitChoice = .auto
+  /// The cumulative flow's window when no sprint is active, in days (`Flow.dayRange`).
+  public var flowDays = Flow.defaultDays
   public var journal: String?
   public var noJournal = false
   public var config: String?

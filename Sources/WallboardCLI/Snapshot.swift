@@ -16,7 +16,8 @@ enum Snapshot {
     let zone = o.timeZone ?? .current
     // The moment shown is `at`; staleness and "12 s ago" are real time.
     let frame = FrameModel(
-      state: load.state, at: load.at, now: now, zone: zone, unit: o.unit, activeSprint: o.activeSprint)
+      state: load.state, at: load.at, now: now, zone: zone, unit: o.unit, activeSprint: o.activeSprint,
+      flowDays: o.flowDays)
     let (width, height) = screen.canvasSize
     var board = Canvas(width: width, height: height, background: scene.theme.bg)
     _ = scene.draw(frame, into: &board)

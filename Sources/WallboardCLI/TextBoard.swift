@@ -4,11 +4,15 @@ public import WallboardCore
 internal import Widgets
 
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
-/// burndown sparkline, the tallies, progress, sources and recent changes. Pure.
+/// burndown sparkline (without a sprint, the flow's done-per-day sparkline and throughput), the
+/// tallies, progress, sources and recent changes. Pure.
 public enum TextBoard {
-  /// - Parameter activeSprint: the sprint `--active-sprint` forces, if any.
+  /// - Parameters:
+  ///   - activeSprint: the sprint `--active-sprint` forces, if any.
+  ///   - flowDays: the flow's window when no sprint is active (`Flow.dayRange`).
   public static func render(
-    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil
+    state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
+    flowDays: Int = Flow.defaultDays
   ) -> String {
     var lines: [String] = []
     let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
@@ -43,7 +47,8 @@ public enum TextBoard {
     } else if let missing = state.missingSprint(preferred: activeSprint) {
       lines.append("Sprint \(missing) not found (--active-sprint)")
     } else {
-      lines.append("No sprint yet")
+      let f = Flow.compute(state: state, sprint: nil, at: at, zone: zone, days: flowDays)
+      lines.append(flowLine(f))
     }
     let f = state.settings.filter
     if !f.isEmpty { lines.append("Showing " + HeaderModel.scopeText(f, titleNamesProjects: false)) }
@@ -60,5 +65,14 @@ public enum TextBoard {
       lines.append("  \(t.featureId) → \(t.to)  \(Clock.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// "Flow · last 14 days: 12 done · 0.9/day  ▁▃ ▅█" — the done-per-day sparkline (a space on a
+  /// day with none) after the throughput.
+  static func flowLine(_ f: Flow) -> String {
+    let bars = Array("▁▂▃▄▅▆▇█")
+    let top = max(1, f.days.map(\.done).max() ?? 0)
+    let spark = String(f.days.map { $0.done == 0 ? " " : bars[min(7, ($0.done * 8 - 1) / top)] })
+    return "\(FlowWidget.title(f)): \(FlowWidget.throughputText(f))  \(spark)"
   }
 }

@@ -7,31 +7,53 @@ public import WallboardCore
 /// drops of their own in the warning colour, with a `+N` marker and a `−N` marker apart on the
 /// day they happened in the sprint's time zone — over the dashed guideline, grey bands on
 /// non-working days, a today line, a y axis that fits the data and a date axis. The title says
-/// the unit and how many members are unestimated; a legend names every line.
+/// the unit and how many members are unestimated; a legend names every line. Without an active
+/// sprint the slot shows the cumulative flow instead (`Model.flow`).
 public struct BurndownWidget: Widget {
   public enum Mode: String, Sendable { case burndown, burnup }
   public var mode: Mode
 
   public init(mode: Mode = .burndown) { self.mode = mode }
 
-  public struct Model: Hashable, Sendable {
-    public var burndown: Burndown?
-    /// How far through today `at` is (0…1), for the today line and the lines' ends.
-    public var todayFraction: Double
+  /// What the main chart's slot shows: the active sprint's burndown, else the board's flow.
+  ///
+  /// The slot decides, not the layout: a bundled layout names `burndown` where the main chart
+  /// goes, and a team without sprints gets its cumulative flow there (`FlowWidget`) rather than
+  /// an empty chart. As an enum the choice is part of the model, so switching between the two
+  /// redraws the slot and an unchanged one is skipped like any other widget.
+  public enum Model: Hashable, Sendable {
+    /// The sprint's chart; `todayFraction`: how far through today `at` is (0…1), for the today
+    /// line and the lines' ends.
+    case sprint(Burndown, todayFraction: Double)
+    /// No sprint is active: the cumulative flow and throughput.
+    case flow(Flow)
+    /// Neither: nothing to chart yet.
+    case empty
   }
 
   public func model(_ frame: FrameModel) -> Model {
-    guard let b = frame.burndown else { return Model(burndown: nil, todayFraction: 0) }
-    // Minutes are enough for the today line to move smoothly without redrawing every second.
-    let minutes = b.zone.secondsIntoDay(frame.at) / 60
-    return Model(burndown: b, todayFraction: Double(minutes) / 1440)
+    if let b = frame.burndown {
+      // Minutes are enough for the today line to move smoothly without redrawing every second.
+      let minutes = b.zone.secondsIntoDay(frame.at) / 60
+      return .sprint(b, todayFraction: Double(minutes) / 1440)
+    }
+    return frame.flow.map(Model.flow) ?? .empty
   }
 
   public func draw(_ m: Model, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
     let t = style.theme
     let ink = style.text(on: t.bg)
     let name = mode == .burndown ? "Burndown" : "Burnup"
-    guard let b = m.burndown, !b.days.isEmpty else {
+    let b: Burndown
+    let todayFraction: Double
+    switch m {
+    case .flow(let f):
+      FlowWidget().draw(f, in: rect, style: style, painter: &painter, canvas: &canvas)
+      return
+    case .sprint(let burndown, let fraction) where !burndown.days.isEmpty:
+      b = burndown
+      todayFraction = fraction
+    case .sprint, .empty:
       let content = Card.draw(title: name, in: rect, style: style, painter: &painter, canvas: &canvas)
       painter.draw(
         "No sprint to chart yet", in: content, size: style.size(.body), color: ink, background: t.bg, align: .center,
@@ -72,7 +94,7 @@ public struct BurndownWidget: Widget {
     func y(_ v: Double) -> Double { plot.maxY - v / axis.max * plot.height }
     func x(day: Double) -> Double { plot.minX + day * dayW }
     func x(_ instant: Instant) -> Double { x(day: Self.dayPosition(of: instant, in: b)) }
-    let endX = b.todayIndex.map { x(day: Double($0) + m.todayFraction) } ?? x(day: Double(n))
+    let endX = b.todayIndex.map { x(day: Double($0) + todayFraction) } ?? x(day: Double(n))
 
     // Non-working days as grey bands.
     for (i, working) in b.working.enumerated() where !working {

@@ -5,6 +5,8 @@ public import WallboardCore
 public struct FrameModel: Sendable {
   public var header: HeaderModel
   public var burndown: Burndown?
+  /// The cumulative flow and throughput, when no sprint is active (the chart shown instead).
+  public var flow: Flow?
   public var tallies: [Tally]
   public var progress: Progress
   public var sources: [SourceRow]
@@ -23,22 +25,27 @@ public struct FrameModel: Sendable {
   ///   - now: the real clock, for ages and staleness.
   ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
+  ///   - flowDays: the cumulative flow's window (`Flow.dayRange`), drawn when no sprint is active.
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
-    reconnectAt: [String: Instant] = [:], activeSprint: String? = nil
+    reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays
   ) {
     let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
     let scope = BoardScope(state: state, sprint: sprint)
     self.burndown = burndown
+    // Only without a sprint: nothing draws the flow while the burndown is shown.
+    flow =
+      sprint == nil
+      ? Flow.compute(state: state, scope: scope, sprint: nil, at: at, zone: zone, days: flowDays) : nil
     tallies = Tally.compute(state: state, scope: scope)
     progress = Progress.compute(state: state, scope: scope)
     var projects: [String: Int] = [:]
     for f in scope.features { if let p = f.projectId { projects[p, default: 0] += 1 } }
     let project = projects.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     header = HeaderModel(
-      project: project, sprint: sprint, burndown: burndown, at: at, zone: zone, filter: state.settings.filter,
-      missingSprint: state.missingSprint(preferred: activeSprint))
+      project: project, sprint: sprint, burndown: burndown, flow: flow, at: at, zone: zone,
+      filter: state.settings.filter, missingSprint: state.missingSprint(preferred: activeSprint))
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
@@ -63,7 +70,8 @@ public struct FrameModel: Sendable {
   }
 }
 
-/// The header: sprint name and goal, dates, working days left, and the clock.
+/// The header: sprint name and goal, dates, working days left, and the clock; without a sprint,
+/// the flow's window ("Flow · last 14 days") and its dates.
 public struct HeaderModel: Hashable, Sendable {
   public var title: String
   public var goal: String?
@@ -77,19 +85,23 @@ public struct HeaderModel: Hashable, Sendable {
   /// - Parameters:
   ///   - project: the project most of the board's features belong to, if any; the filter's
   ///     projects, when it names some, are named instead.
+  ///   - flow: the flow the chart shows when there is no sprint.
   ///   - filter: the board's filter, which the header says when it is set.
   ///   - missingSprint: the forced sprint the board does not have, said in place of "No sprint".
   public init(
-    project: String? = nil, sprint: Sprint?, burndown: Burndown?, at: Instant, zone: Zone,
+    project: String? = nil, sprint: Sprint?, burndown: Burndown?, flow: Flow? = nil, at: Instant, zone: Zone,
     filter: FeatureFilter = .all, missingSprint: String? = nil
   ) {
-    let name = sprint?.name ?? missingSprint.map { "Sprint \($0) not found" } ?? "No sprint"
+    let name =
+      sprint?.name ?? missingSprint.map { "Sprint \($0) not found" } ?? flow.map(FlowWidget.title) ?? "No sprint"
     let projects = HeaderModel.projectsText(filter.projects) ?? project
     title = projects.map { "\($0) · \(name)" } ?? name
     scope = HeaderModel.scopeText(filter)
     goal = sprint?.goal
     if let s = sprint {
       dates = "\(Clock.dayMonth(s.startDate)) – \(Clock.dayMonth(s.endDate))"
+    } else if let f = flow, let first = f.days.first, let last = f.days.last, f.days.count > 1 {
+      dates = "\(Clock.dayMonth(first.date)) – \(Clock.dayMonth(last.date))"
     } else {
       dates = ""
     }

@@ -2,7 +2,8 @@ public import Raster
 
 /// Three key numbers for a 10-foot view: remaining and done in the burndown's unit (they never
 /// mix units: points left beside points done), and working days left. Work closed without being
-/// done is said beside done, so that left + done + closed is the sprint's scope.
+/// done is said beside done, so that left + done + closed is the sprint's scope. Without a sprint,
+/// the third number is the flow's throughput ("2.4 done per day").
 public struct NumbersWidget: Widget {
   public init() {}
 
@@ -26,7 +27,9 @@ public struct NumbersWidget: Widget {
     return Model(items: [
       .init(value: Numbers.short(remaining), label: "\(unit) left"),
       .init(value: Numbers.short(done), label: "\(unit) done" + ProgressText.closed([(closedLabel, closed)])),
-      .init(value: b.map { String($0.daysLeft) } ?? "–", label: "working days left"),
+      b.map { .init(value: String($0.daysLeft), label: "working days left") }
+        ?? frame.flow.map { .init(value: Numbers.short($0.throughputPerDay), label: "done per day") }
+        ?? .init(value: "–", label: "working days left"),
     ])
   }
 

@@ -418,6 +418,35 @@ let oneChange = Result(
   name: "one change from a 10,000-feature database", count: oneChangeCount, seconds: oneChangeSeconds, goal: nil
 )
 
+// 7. A team without sprints: the cumulative flow of 10,000 features with a month of moves, and
+// the frame model that computes it (the burndown's slot shows it).
+var sprintless = BoardState(settings: BoardSettings(workflow: .upstream))
+let upstreamStates = Workflow.upstream.states.map(\.id)
+for i in 0..<10_000 {
+  var t = base.adding(seconds: Double(i % 720) * 3600)
+  let id = "F\(i)"
+  Reducer.reduce(
+    into: &sprintless, Event(origin: "bench", time: t, body: .featureCreated(Feature(id: id, status: "todo"))))
+  for step in 1...(1 + i % 6) {
+    t = t.adding(seconds: Double(3600 * (4 + (i &* step) % 30)))
+    let status = upstreamStates[step % upstreamStates.count]
+    Reducer.reduce(
+      into: &sprintless, Event(origin: "bench", time: t, body: .featureUpdated(FeaturePatch(id: id, status: status))))
+  }
+}
+let flowAt = base.adding(seconds: 86_400 * 40)
+let flow14 = measure("flow: 10,000 features, 14 days", count: 20, goal: nil) {
+  for _ in 0..<20 { sink &+= Flow.compute(state: sprintless, sprint: nil, at: flowAt, zone: .utc, days: 14).throughput }
+}
+let flow90 = measure("flow: 10,000 features, 90 days", count: 20, goal: nil) {
+  for _ in 0..<20 { sink &+= Flow.compute(state: sprintless, sprint: nil, at: flowAt, zone: .utc, days: 90).throughput }
+}
+let flowFrame = measure("frame model without a sprint, 10,000 features", count: 20, goal: nil) {
+  for _ in 0..<20 {
+    sink &+= FrameModel(state: sprintless, at: flowAt, now: flowAt, zone: .utc, unit: .auto).tallies.count
+  }
+}
+
 print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
 for r in [reducer, jsonl, orchestra, projections] {
@@ -433,7 +462,8 @@ for r in [reducer, jsonl, orchestra, projections] {
 print("")
 for (r, goalMs) in [
   (render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil),
-  (markdownBoard, 1000.0), (markdownScan, nil), (firstBoard, 300), (oneChange, 20),
+  (markdownBoard, 1000.0), (markdownScan, nil), (firstBoard, 300), (oneChange, 20), (flow14, nil), (flow90, nil),
+  (flowFrame, nil),
 ]
   as [(Result, Double?)]
 {

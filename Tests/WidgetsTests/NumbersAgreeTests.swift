@@ -63,8 +63,9 @@ struct NumbersAgreeTests {
         M.event("2026-11-02T09:00:00Z", .featureCreated(M.feature("C", status: "todo"))),
       ]), at: M.t("2026-11-05T12:00:00Z"), now: M.t("2026-11-05T12:00:00Z"), zone: .utc, unit: .auto)
     let m = NumbersWidget().model(frame)
-    #expect(m.items.map(\.value) == ["1", "1", "–"])
-    #expect(m.items.map(\.label) == ["features left", "features done · 1 cancelled", "working days left"])
+    // No sprint: the third number is the flow's throughput (nobody saw A enter done: 0 a day).
+    #expect(m.items.map(\.value) == ["1", "1", "0"])
+    #expect(m.items.map(\.label) == ["features left", "features done · 1 cancelled", "done per day"])
   }
 }
 
