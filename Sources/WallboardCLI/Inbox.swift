@@ -12,10 +12,12 @@ final class Inbox: @unchecked Sendable {
   private var items: [BoardInput] = []
   private var lastNews = Date()
   private var closed = false
+  private var mostQueued = 0
+  private var waitCount = 0
   /// The most inputs ever queued at once.
-  private(set) var highWater = 0
+  var highWater: Int { condition.withLock { mostQueued } }
   /// How many times a source had to wait for room.
-  private(set) var waits = 0
+  var waits: Int { condition.withLock { waitCount } }
 
   init(capacity: Int = 10_000) {
     precondition(capacity > 0, "an inbox needs room for at least one input")
@@ -26,11 +28,11 @@ final class Inbox: @unchecked Sendable {
   func put(_ i: BoardInput) {
     condition.lock()
     defer { condition.unlock() }
-    if items.count >= capacity && !closed { waits += 1 }
+    if items.count >= capacity && !closed { waitCount += 1 }
     while items.count >= capacity && !closed { condition.wait() }
     guard !closed else { return }
     items.append(i)
-    highWater = max(highWater, items.count)
+    mostQueued = max(mostQueued, items.count)
     if case .connection = i {} else { lastNews = Date() }
     condition.broadcast()
   }

@@ -20,6 +20,10 @@ struct InboxTests {
       done.signal()
     }
     flood.start()
+    // The board takes nothing until the inbox is full: the flood must wait, however the
+    // threads are scheduled.
+    let full = Date().addingTimeInterval(30)
+    while inbox.highWater < 100 && Date() < full { Thread.sleep(forTimeInterval: 0.001) }
     var taken = 0
     var order: [Instant] = []
     while taken < 20_000 {
