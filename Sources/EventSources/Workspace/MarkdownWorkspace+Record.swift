@@ -34,16 +34,17 @@ extension MarkdownWorkspace {
         estimate: try reader.text("estimate"))
       f.createdAt = try reader.text("created_at").flatMap(OrchestraDatabase.instant)
       f.updatedAt = try reader.text("updated_at").flatMap(OrchestraDatabase.instant)
-      var end = fm.body.endIndex
+      // The end of a long body is kept: the audit trail is appended there.
+      var start = fm.body.startIndex
       let truncated = fm.body.count > limits.maxBodyBytes
       if truncated {
-        end = fm.body.startIndex + limits.maxBodyBytes
-        // Back to a character boundary: never split a UTF-8 sequence.
-        while end > fm.body.startIndex && fm.body[end] & 0xC0 == 0x80 { end -= 1 }
+        start = fm.body.endIndex - limits.maxBodyBytes
+        // On to a character boundary: never split a UTF-8 sequence.
+        while start < fm.body.endIndex && fm.body[start] & 0xC0 == 0x80 { start += 1 }
       }
       return .success(
         Record(
-          path: path, feature: f, version: 0, body: String(decoding: fm.body[..<end], as: UTF8.self),
+          path: path, feature: f, version: 0, body: String(decoding: fm.body[start...], as: UTF8.self),
           bodyTruncated: truncated, variant: exported ? .exportMarkdown : .plugin, modified: modified))
     } catch {
       return .failure(error)

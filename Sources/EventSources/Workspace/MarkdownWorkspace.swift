@@ -47,8 +47,10 @@ public struct MarkdownWorkspace: Sendable {
     public var feature: Feature
     /// The storage version: the sidecar's number (0 without one); front-matter `version` is not it.
     public var version: Int
-    /// The markdown body (front matter and framing removed), at most `maxBodyBytes`.
+    /// The markdown body (front matter and framing removed): its last `maxBodyBytes` at most,
+    /// where the audit trail is.
     public var body: String
+    /// Whether the body's start was cut.
     public var bodyTruncated: Bool
     public var variant: Variant
     /// The file's modification time, for a feature without `updated_at`.

@@ -28,14 +28,21 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   private let lock = NSCondition()
   private var stopped = false
 
+  /// The workspace's markdown tree (`.projects/`), where its own workflow file lives, if known.
+  private let tree: String?
+
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
+  ///   - tree: the workspace's `.projects/` folder, whose `.workflow/` may hold the workspace's
+  ///     own workflow (nil: upstream's states).
   public init(
-    origin: String, projects: Set<String>? = nil, clock: @escaping @Sendable () -> Instant = SystemClock.now,
+    origin: String, projects: Set<String>? = nil, tree: String? = nil,
+    clock: @escaping @Sendable () -> Instant = SystemClock.now,
     locate: @escaping @Sendable () -> (path: String?, detail: String)
   ) {
     self.origin = origin
     self.projects = projects
+    self.tree = tree
     self.clock = clock
     self.locate = locate
   }
@@ -160,8 +167,16 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   )
     throws(SQLiteError) -> Set<String>
   {
+    var workflow = Workflow.upstream
+    if let tree {
+      let loaded = WorkflowFile.load(tree: tree)
+      workflow = loaded.workflow
+      if let p = loaded.problem {
+        deliver(.rejected(origin: origin, at: now, reason: "\(p.description) (upstream's states are used)"))
+      }
+    }
     let (features, problems, history) = try db.features(
-      projects: projects, history: backfill ? (now, Workflow.upstream.initialState) : nil)
+      projects: projects, history: backfill ? (now, workflow.initialState) : nil)
     for p in problems {
       deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.id): \(p.problem)"))
     }
@@ -171,7 +186,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           origin: origin, time: now, receivedAt: now,
           body: .boardSnapshot(
             BoardSnapshot(
-              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)],
+              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: workflow)],
               history: history)))))
     return Set(features.map(\.id))
   }
@@ -237,7 +252,8 @@ extension OrchestraDBSource {
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
       let locator = context.locator
       let path = path
-      return OrchestraDBSource(origin: name, projects: context.projects, clock: context.clock) {
+      let tree = OrchestraDBSource.tree(for: path, locator: locator)
+      return OrchestraDBSource(origin: name, projects: context.projects, tree: tree, clock: context.clock) {
         if WorkspaceLocator.isDirectory(path) {
           let found = locator.locate(workspace: path)
           if case .database(let db) = found.store { return (db, found.detail) }
@@ -247,6 +263,14 @@ extension OrchestraDBSource {
         return WorkspaceLocator.isFile(file) ? (file, "SQLite \(file)") : (nil, "\(file): no such database yet")
       }
     }
+  }
+
+  /// The markdown tree of the workspace `path` names: the folder's own, or, for a database
+  /// file, that of the workspace `index.json` maps it to.
+  static func tree(for path: String, locator: WorkspaceLocator) -> String? {
+    let abs = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
+    if WorkspaceLocator.isDirectory(abs) { return abs == "/" ? "/.projects" : abs + "/.projects" }
+    return locator.workspace(ofDatabase: abs).map { $0 == "/" ? "/.projects" : $0 + "/.projects" }
   }
 
   struct Kind: SourceKind {

@@ -169,7 +169,13 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     watchFolders(listing)
     let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
     let at = clock()
+    // The workspace's own workflow, when it has one (else upstream's states).
+    let (workflow, _, problem) = WorkflowFile.load(tree: tree.root)
+    if let problem {
+      deliver(.rejected(origin: origin, at: at, reason: "\(problem.description) (upstream's states are used)"))
+    }
     var features: [Feature] = []
+    var history: [String: [StatusMove]] = [:]
     var variant = MarkdownWorkspace.Variant.plugin
     for p in listing.problems { deliver(.rejected(origin: origin, at: at, reason: p.description)) }
     for o in outputs {
@@ -177,6 +183,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       case .upserted(let r):
         features.append(r.feature)
         if r.variant == .exportMarkdown { variant = .exportMarkdown }
+        // Each feature's past, from the audit trail at the end of its body.
+        let moves = AuditTrail.backfill(
+          AuditTrail.parse(r.body, tail: r.bodyTruncated), createdAt: r.feature.createdAt,
+          updatedAt: r.feature.updatedAt, status: r.feature.status, initialState: workflow.initialState, now: at)
+        if !moves.isEmpty { history[r.feature.id] = moves }
       case .rejected(let p): deliver(.rejected(origin: origin, at: at, reason: p.description))
       case .deleted: break
       }
@@ -189,7 +200,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
           origin: origin, time: at, receivedAt: at,
           body: .boardSnapshot(
             BoardSnapshot(
-              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: .upstream)])))))
+              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: workflow)],
+              history: history)))))
     deliver(.connection(origin: origin, status: .live, at: at, detail: tree.detail(variant)))
     return variant
   }

@@ -192,7 +192,8 @@ extension OrchestraWorkspaceSource {
         found in
         switch found.store {
         case .database(let path):
-          return OrchestraDBSource(origin: origin, projects: projects, clock: clock) {
+          let tree = found.workspace == "/" ? "/.projects" : found.workspace + "/.projects"
+          return OrchestraDBSource(origin: origin, projects: projects, tree: tree, clock: clock) {
             WorkspaceLocator.isFile(path) ? (path, found.detail) : (nil, "\(path): no such database any more")
           }
         case .markdown:

@@ -84,6 +84,18 @@ public struct WorkspaceLocator: Sendable {
       workspace: ws, store: .none, detail: "no database (\(hashed)) and no \(tree) yet")
   }
 
+  /// The workspace `index.json` maps a database under `~/.orchestra/db/` to, if any.
+  public func workspace(ofDatabase file: String) -> String? {
+    let dbDir = "\(home)/.orchestra/db"
+    guard file.hasPrefix(dbDir + "/"), file.hasSuffix(".db") else { return nil }
+    let hash = String(file.dropFirst(dbDir.count + 1).dropLast(3))
+    guard let bytes = read("\(dbDir)/index.json"),
+      case .object(let map)? = try? JSONParser.parse(bytes, limits: JSONLimits(maxContainerElements: 10_000)),
+      case .string(let ws)? = map[hash], ws.hasPrefix("/")
+    else { return nil }
+    return WorkspaceLocator.absolute(ws, from: "/")
+  }
+
   /// The hash `index.json` maps to `workspace`, if any (sorted: the first of several).
   func indexEntry(for workspace: String, in dbDir: String) -> String? {
     guard let bytes = read("\(dbDir)/index.json"),
