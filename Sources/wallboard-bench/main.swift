@@ -203,7 +203,8 @@ let markdownBoard = measure("markdown: first board, 10,000 feature files", count
 let markdownScan = measure("markdown: one idle look, 10,000 feature files", count: 1, goal: nil) {
   sink &+= mdTree.list().entries.count
 }
-try? FileManager.default.removeItem(at: mdWorkspace)
+// Followed idle later (section 8), removed at the end.
+defer { try? FileManager.default.removeItem(at: mdWorkspace) }
 
 // 3. Projections on the busy board (for reference).
 var busy = board
@@ -447,6 +448,47 @@ let flowFrame = measure("frame model without a sprint, 10,000 features", count: 
   }
 }
 
+// 8. CPU while following an idle workspace: the real sources, started on the 10,000-feature
+// database and the 10,000-file markdown tree, settled, then left alone for 15 s while nothing
+// writes (getrusage of the whole process: the sources' threads are all that runs).
+func processCPU() -> Double {
+  var u = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &u)
+  return [u.ru_utime, u.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+}
+func idleFollowing(_ name: String, _ source: any EventSource, seconds: Double = 15) -> (name: String, percent: Double) {
+  let live = DispatchSemaphore(value: 0)
+  final class Once: @unchecked Sendable {
+    let lock = NSLock()
+    var signalled = false
+  }
+  let once = Once()
+  source.start { input in
+    guard case .connection(_, .live, _, _) = input else { return }
+    let first = once.lock.withLock { () -> Bool in
+      defer { once.signalled = true }
+      return !once.signalled
+    }
+    if first { live.signal() }
+  }
+  live.wait()
+  Thread.sleep(forTimeInterval: 2)  // past the first snapshot and its reading
+  let (cpu0, wall0) = (processCPU(), ContinuousClock.now)
+  Thread.sleep(forTimeInterval: seconds)
+  let d = ContinuousClock.now - wall0
+  let wall = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+  let used = processCPU() - cpu0
+  source.stop()
+  Thread.sleep(forTimeInterval: 0.5)
+  return (name, used / wall * 100)
+}
+let idleDatabase = OrchestraDBSource(origin: "orchestra-db:bench") { (workspacePath, "SQLite bench") }
+let idleTree = OrchestraMarkdownSource(origin: "orchestra-md:bench", workspace: mdWorkspace.path)
+let idleSources = [
+  idleFollowing("following idle 10,000-feature database, 15 s", idleDatabase),
+  idleFollowing("following idle 10,000-file markdown tree, 15 s", idleTree),
+]
+
 print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
 for r in [reducer, jsonl, orchestra, projections] {
@@ -479,7 +521,7 @@ print(
   "(the first board holds \(workspaceFeatures) features and \(backfilledVersions) versions, backfilled from their trails)"
 )
 print("")
-for w in idleWatchers {
+for w in idleWatchers + idleSources {
   let goal = w.percent <= 0.3 ? "  goal ≤ 0.3 % of a core: met" : "  goal ≤ 0.3 % of a core: MISSED"
   print(
     "\(w.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%7.3f %% of a core", w.percent))\(goal)"

@@ -145,6 +145,7 @@ struct OrchestraMarkdownSourceTests {
 private final class DeafWaiter: ChangeWaiting, @unchecked Sendable {
   private let condition = NSCondition()
   private var woken = false
+  var usesInotify: Bool { false }
   func watch(_ path: String) {}
   func wake() {
     condition.lock()

@@ -11,6 +11,8 @@ protocol ChangeWaiting: Sendable {
   func wait(timeout: Double) -> Set<String>
   /// Ends a `wait` now (from any thread).
   func wake()
+  /// Whether changes are told by the kernel (inotify), not found by looking.
+  var usesInotify: Bool { get }
 }
 
 /// `orchestra-md:WORKSPACE`, and `orchestra:WORKSPACE` when the workspace has no database:
@@ -33,12 +35,13 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   public var maxGather = 1.0
   /// How often the source says it is live while nothing changes.
   public var aliveInterval = 5.0
-  /// How often the tree is looked at even when the waiter reported nothing (a safety net);
-  /// on a large tree less often, so that these looks cost at most 0.2 % of a core.
-  public var rescanInterval = 10.0
+  /// How often the tree is looked at even when the waiter reported nothing (a safety net): every
+  /// 10 s when it polls anyway, every minute behind inotify; on a large tree less often, so that
+  /// these looks cost at most 0.1 % of a core.
+  public var rescanInterval: Double
   /// What the last look cost, in seconds.
   private var lookCost = 0.0
-  private var safetyInterval: Double { max(rescanInterval, lookCost * 500) }
+  private var safetyInterval: Double { max(rescanInterval, lookCost * 1000) }
   private let projects: Set<String>?
   private let clock: @Sendable () -> Instant
   private let waiter: any ChangeWaiting
@@ -69,6 +72,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     self.projects = projects
     self.clock = clock
     self.waiter = waiter
+    rescanInterval = waiter.usesInotify ? 60 : 10
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
@@ -122,6 +126,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       } else if follower == nil {
         var f = MarkdownFollower()
         variant = bootstrap(&f, deliver)
+        lookCost = Double(Self.monotonic().millis - now.millis) / 1000
         follower = f
         lastDown = nil
         aliveAt = now
