@@ -10,45 +10,20 @@ public final class MarkdownWriter {
 
   /// The workspace folder (`.projects/` is inside it).
   public let workspace: String
-  private let process = Process()
-  private let input = Pipe()
-  private let output = Pipe()
-  private var pending: [UInt8] = []
+  private let process: WriterProcess
 
   public init(workspace: String) throws {
     self.workspace = workspace
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      Python.interpreter, Paths.repoRoot.appendingPathComponent("Tests/WorkspaceWriter/mdwriter.py").path, workspace,
-    ]
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    try process.run()
-    guard try line(timeout: 20) == "READY" else { throw Failed(description: "mdwriter did not start") }
+    process = try WriterProcess(script: "mdwriter", argument: workspace)
   }
 
   deinit { stop() }
 
-  public func stop() {
-    guard process.isRunning else { return }
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
-  }
+  public func stop() { process.stop() }
 
   /// Sends one command; returns the lines before its `OK`, throws on `ERR`.
   @discardableResult
-  public func send(_ command: [String: Any]) throws -> [String] {
-    let data = try JSONSerialization.data(withJSONObject: command)
-    input.fileHandleForWriting.write(data + Data("\n".utf8))
-    var lines: [String] = []
-    while true {
-      let l = try line(timeout: 20)
-      if l.hasPrefix("ERR ") { throw Failed(description: "mdwriter: \(l) for \(command)") }
-      if l.hasPrefix("OK ") { return lines }
-      lines.append(l)
-    }
-  }
+  public func send(_ command: [String: Any]) throws -> [String] { try process.send(command) }
 
   /// The tools' write of a feature (`feature` holds its front-matter keys: `id`, `title`,
   /// `status`, `labels`…): the file in place, then its sidecar. `split` bytes first and a
@@ -84,24 +59,5 @@ public final class MarkdownWriter {
       let s = try JSONSerialization.jsonObject(with: Data(l.dropFirst(5).utf8), options: .fragmentsAllowed) as? String
     else { throw Failed(description: "mdwriter: no TEXT answer") }
     return s
-  }
-
-  private func line(timeout: Double) throws -> String {
-    let fd = output.fileHandleForReading.fileDescriptor
-    let end = Date().addingTimeInterval(timeout)
-    while true {
-      if let i = pending.firstIndex(of: 10) {
-        let l = String(decoding: pending[..<i], as: UTF8.self)
-        pending.removeFirst(i + 1)
-        return l
-      }
-      guard Date() < end else { throw Failed(description: "mdwriter: no answer within \(timeout) s") }
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&p, 1, 100) > 0 else { continue }
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      guard n > 0 else { throw Failed(description: "mdwriter ended") }
-      pending += buffer[0..<n]
-    }
   }
 }
