@@ -4,35 +4,18 @@ internal import Glibc
 /// (nil: it is not there) and, for a folder, what it says of each entry.
 struct PolledLook: Hashable, Sendable {
   /// The parts of `stat` that change when a file is written, replaced, truncated or rewritten.
-  struct Stamp: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    /// `st_mtim` in nanoseconds.
-    var modified: Int64
-    var isFolder: Bool
-
-    init(_ st: stat) {
-      device = UInt64(st.st_dev)
-      inode = UInt64(st.st_ino)
-      size = Int64(st.st_size)
-      modified = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
-      isFolder = st.st_mode & S_IFMT == S_IFDIR
-    }
-  }
-
   /// The most entries of one folder looked at; past them only the folder's own stamp counts.
   static let maxEntries = 100_000
 
-  var stamp: Stamp?
-  var entries: [String: Stamp] = [:]
+  var stamp: FileStamp?
+  var entries: [String: FileStamp] = [:]
 
   /// Looks at `absolute` now: `stat`, and for a folder its entries (at most `maxEntries`),
   /// each by `fstatat` (following a link; a dangling link by the link itself).
   static func take(_ absolute: String) -> PolledLook {
     var st = stat()
     guard stat(absolute, &st) == 0 else { return PolledLook(stamp: nil) }
-    var look = PolledLook(stamp: Stamp(st))
+    var look = PolledLook(stamp: FileStamp(st))
     guard look.stamp?.isFolder == true, let dir = opendir(absolute) else { return look }
     defer { closedir(dir) }
     let fd = dirfd(dir)
@@ -43,7 +26,7 @@ struct PolledLook: Hashable, Sendable {
       if name == "." || name == ".." { continue }
       var est = stat()
       if fstatat(fd, name, &est, 0) == 0 || fstatat(fd, name, &est, AT_SYMLINK_NOFOLLOW) == 0 {
-        look.entries[name] = Stamp(est)
+        look.entries[name] = FileStamp(est)
       }
     }
     return look

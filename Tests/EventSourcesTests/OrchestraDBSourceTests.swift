@@ -174,3 +174,55 @@ extension OrchestraDBBackfillTests {
       "the start is unknown")
   }
 }
+
+/// The review's cases: several rows of one feature in one poll, and a row seen before its log
+/// row (the plugin's two commits).
+@Suite("Following a database: one poll, many rows", .serialized)
+struct OrchestraDBPollTests {
+  static func follow(_ path: String, interval: Double) -> (OrchestraDBSource, LiveBoard) {
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)") { (path, "SQLite \(path)") }
+    source.pollInterval = interval
+    let board = LiveBoard()
+    source.start { board.put($0) }
+    return (source, board)
+  }
+
+  @Test func aFeatureChangedTwiceBetweenPollsIsOneEventAtItsLastTime() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-A", status: "todo", at: "2026-11-03T23:00:00Z")
+    let (source, board) = Self.follow(ws.path, interval: 60)
+    defer { source.stop() }
+    #expect(board.wait(5) { $0.features["FEAT-A"] != nil })
+    let before = board.board().history["FEAT-A"]?.versions.count ?? 0
+    try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-03T23:59:58Z")
+    try ws.write(id: "FEAT-A", status: "done", at: "2026-11-04T00:00:03Z")
+    source.lookNow()
+    #expect(board.wait(3) { $0.features["FEAT-A"]?.status == "done" })
+    let versions = board.board().history["FEAT-A"]?.versions ?? []
+    #expect(versions.count == before + 1, "one event for the two rows: \(versions)")
+    #expect(versions.last?.at == Make.t("2026-11-04T00:00:03Z"), "done on the day it was done")
+  }
+
+  @Test func aRowSeenBeforeItsLogRowIsNoResync() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-A", status: "todo")
+    let (source, board) = Self.follow(ws.path, interval: 0.2)
+    defer { source.stop() }
+    #expect(board.wait(5) { $0.features["FEAT-A"] != nil })
+    _ = board.board()
+    let snapshots = board.snapshots
+    // The plugin's first commit (the row) …
+    try ws.write(id: "FEAT-A", status: "in-review", at: "2026-11-04T10:00:00Z", logged: false)
+    Thread.sleep(forTimeInterval: 0.3)
+    // … and, a poll later, its second (the log row).
+    try ws.writer.sql(
+      "INSERT INTO change_log (entity_type, entity_id, action, version, timestamp) VALUES ('features', 'FEAT-A', 'upsert', 2, '2026-11-04T10:00:00Z')"
+    )
+    #expect(board.wait(3) { $0.features["FEAT-A"]?.status == "in-review" })
+    Thread.sleep(forTimeInterval: 0.5)
+    _ = board.board()
+    #expect(board.snapshots == snapshots, "the change came through its log row, not a full read")
+  }
+}

@@ -134,10 +134,13 @@ struct OrchestraWorkspaceInspectTests {
     #expect(done == ["2026-11-04"], "the approval on Wednesday is the one done")
   }
 
-  @Test func aDeclaredSprintShowsItsBurndownFromTheTrail() throws {
+  /// The convention's label, and a label of the team's own (`label=`): the past is the
+  /// sprint's either way.
+  @Test(arguments: [("sprint:s1", ""), ("team-a-s3", ",label=team-a-s3")])
+  func aDeclaredSprintShowsItsBurndownFromTheTrail(label: String, key: String) throws {
     let ws = try Workspace()
-    try Self.team(ws, labels: ["sprint:s1"])
-    let root = try Self.inspect(ws, ["--sprint", "id=s1,name=Sprint 1,start=2026-11-02,end=2026-11-13"])
+    try Self.team(ws, labels: [label])
+    let root = try Self.inspect(ws, ["--sprint", "id=s1,name=Sprint 1,start=2026-11-02,end=2026-11-13" + key])
     guard case .object(let sprint)? = root["sprint"] else { Issue.record("no sprint"); return }
     #expect(sprint["id"] == .string("s1"))
     // M = 2 points each: 6 at the start, 4 from Wednesday (A approved), on every day after.

@@ -5,28 +5,6 @@ public import WallboardCore
   internal import Glibc
 #endif
 
-/// What a file looked like when it was last seen: enough to tell that it was written again
-/// (in place, so the inode stays), replaced or removed.
-public struct FileStamp: Hashable, Sendable {
-  public var device: UInt64
-  public var inode: UInt64
-  public var size: Int64
-  /// Modification time, in nanoseconds since the epoch.
-  public var mtime: Int64
-
-  /// The stamp of `path` (symbolic links followed), nil when nothing is there.
-  public static func of(_ path: String) -> FileStamp? {
-    var st = stat()
-    guard stat(path, &st) == 0 else { return nil }
-    return FileStamp(
-      device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-      mtime: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
-  }
-
-  /// The modification time to the millisecond.
-  public var modified: Instant { Instant(millis: mtime / 1_000_000) }
-}
-
 /// The file-system side of a markdown tree: folder listings that never leave the tree, and
 /// capped whole-file reads.
 enum MarkdownTree {

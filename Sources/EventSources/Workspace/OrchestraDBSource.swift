@@ -81,6 +81,10 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     var cursor: Int64?
     var fingerprint: [Value]
     var fingerprintAt: Instant
+    /// The fingerprint moved with no change-log row: a cascade or a migration — or a feature
+    /// written a moment before its log row (two commits). Resynced only when the next poll
+    /// still finds no row for it.
+    var unexplained = false
     /// When the source last said it is live (every few seconds, so a quiet store is not stale).
     var aliveAt: Instant
   }
@@ -192,29 +196,38 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   }
 
   /// One poll: nothing when `data_version` did not move; else the changes after the cursor.
+  /// What it read is kept only as far as it got: a locked database (a busy error) leaves the
+  /// version and the cursor where the last good read left them, so the next poll reads again —
+  /// and says nothing of being live meanwhile, so a store that cannot be read turns stale.
   private func poll(_ f: inout Following, _ deliver: @escaping @Sendable (BoardInput) -> Void) throws(SQLiteError) {
     let now = clock()
     let version = try f.db.dataVersion()
     let fingerprintDue = now.millis - f.fingerprintAt.millis >= Int64(fingerprintInterval * 1000)
-    defer {
-      if now.millis - f.aliveAt.millis >= 5000 {
-        deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
-        f.aliveAt = now
-      }
+    if version != f.dataVersion || fingerprintDue || f.unexplained {
+      try read(&f, at: now, deliver)
+      f.dataVersion = version
     }
-    guard version != f.dataVersion || fingerprintDue else { return }
-    f.dataVersion = version
+    if now.millis - f.aliveAt.millis >= 5000 {
+      deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
+      f.aliveAt = now
+    }
+  }
+
+  /// The changes after the cursor, or the whole store again when the log cannot say.
+  private func read(
+    _ f: inout Following, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void
+  ) throws(SQLiteError) {
     guard let cursor = f.cursor, let last = try f.db.lastChange(), last >= cursor else {
       // No change log, or one that went back (another database): read it all again.
-      f.known = try snapshot(f.db, at: now, deliver)
-      f.cursor = try f.db.lastChange()
-      f.fingerprint = try f.db.fingerprint()
-      f.fingerprintAt = now
+      try resync(&f, at: now, deliver)
       return
     }
-    var at = cursor
-    while let changes = try f.db.changes(after: at), !changes.isEmpty {
-      for c in changes where c.entityType == "features" {
+    while let changes = try f.db.changes(after: f.cursor ?? cursor), !changes.isEmpty {
+      // One event per feature of the batch, at its last row's time: the row read now is its
+      // latest state, which the earlier rows of the batch no longer describe.
+      var last: [String: Int] = [:]
+      for (i, c) in changes.enumerated() where c.entityType == "features" { last[c.entityID] = i }
+      for (i, c) in changes.enumerated() where last[c.entityID] == i {
         let time = c.at ?? now
         switch try f.db.feature(id: c.entityID) {
         case .success(let feature)?:
@@ -230,16 +243,35 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           }
         }
       }
-      at = changes.last!.id
+      // Batch by batch: an error in the next one reads only what follows.
+      f.cursor = changes.last!.id
     }
-    f.cursor = at
     // Rows may also change without log rows (a cascade, a migration, a failed log insert).
-    if fingerprintDue || at == cursor {
-      let fp = try f.db.fingerprint()
-      if fp != f.fingerprint && at == cursor { f.known = try snapshot(f.db, at: now, deliver) }
-      f.fingerprint = fp
-      f.fingerprintAt = now
+    let fp = try f.db.fingerprint()
+    if f.cursor != cursor {
+      f.unexplained = false
+    } else if fp != f.fingerprint {
+      if f.unexplained {
+        try resync(&f, at: now, deliver)
+        return
+      }
+      f.unexplained = true
+      return
     }
+    f.fingerprint = fp
+    f.fingerprintAt = now
+  }
+
+  private func resync(
+    _ f: inout Following, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void
+  ) throws(SQLiteError) {
+    let cursor = try f.db.lastChange()
+    let fp = try f.db.fingerprint()
+    f.known = try snapshot(f.db, at: now, deliver)
+    f.cursor = cursor
+    f.fingerprint = fp
+    f.fingerprintAt = now
+    f.unexplained = false
   }
 }
 
