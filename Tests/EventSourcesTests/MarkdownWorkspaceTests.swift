@@ -189,6 +189,30 @@ struct MarkdownWorkspaceTests {
     #expect(f.nextRetry == nil)
   }
 
+  /// A folder that cannot be listed for a moment (no descriptor left, a permission change)
+  /// says nothing of its files: none is reported deleted; once it lists again, a file really
+  /// gone is.
+  @Test func aFolderThatCannotBeListedDeletesNothing() {
+    var f = MarkdownFollower()
+    var listing = MarkdownWorkspace.Listing()
+    listing.entries["/p/web/features/A.md"] = Self.entry("/p/web/features/A.md", size: 10, sidecar: 1)
+    listing.entries["/p/api/features/B.md"] = Self.entry("/p/api/features/B.md", size: 10, sidecar: 1)
+    _ = f.look(listing, at: Instant(millis: 0)) { e in
+      .success(Self.record(e.path.contains("A.md") ? "A" : "B", status: "todo"))
+    }
+    var blind = MarkdownWorkspace.Listing()
+    blind.entries["/p/api/features/B.md"] = listing.entries["/p/api/features/B.md"]
+    blind.unreadable = ["/p/web/features"]
+    #expect(f.look(blind, at: Instant(millis: 100)) { _ in .success(Self.record("B", status: "todo")) }.isEmpty)
+    #expect(f.shown["/p/web/features/A.md"] != nil)
+    var gone = MarkdownWorkspace.Listing()
+    gone.entries["/p/api/features/B.md"] = listing.entries["/p/api/features/B.md"]
+    #expect(
+      f.look(gone, at: Instant(millis: 200)) { _ in .success(Self.record("B", status: "todo")) } == [
+        .deleted(id: "A", path: "/p/web/features/A.md")
+      ])
+  }
+
   @Test func aFileThatStaysBadIsRejectedOnceThenReadAgainWhenItChanges() {
     var f = MarkdownFollower()
     var listing = MarkdownWorkspace.Listing()

@@ -34,8 +34,11 @@ public struct MarkdownFollower: Sendable {
 
   /// The stamps of each file when it was last settled (read, or reported bad).
   private(set) var seen: [String: Seen] = [:]
-  /// The last good record of each file.
+  /// The last good record of each file — without its body, which is only needed once (the
+  /// first snapshot's backfill): a hash of it tells a changed body, so memory does not grow
+  /// with the bodies of a large tree.
   public private(set) var shown: [String: MarkdownWorkspace.Record] = [:]
+  private var bodyHashes: [String: Int] = [:]
   private(set) var retries: [String: Retry] = [:]
   /// The delays, in milliseconds, before each read again of a bad file (about 1 s in all).
   public var retryDelays: [Int64] = [100, 200, 300, 400]
@@ -53,6 +56,9 @@ public struct MarkdownFollower: Sendable {
   ) -> [Output] {
     var out: [Output] = []
     for path in Set(seen.keys).union(retries.keys).union(shown.keys) where listing.entries[path] == nil {
+      // A folder that could not be listed this time says nothing of its files: they stay.
+      if listing.unreadable.contains(where: { path.hasPrefix($0 + "/") }) { continue }
+      bodyHashes[path] = nil
       if let gone = shown.removeValue(forKey: path) {
         // Another file that holds the same feature (a copy, a link) shows it still.
         if let other = shown.values.first(where: { $0.feature.id == gone.feature.id }) {
@@ -80,10 +86,14 @@ public struct MarkdownFollower: Sendable {
         retries[path] = nil
         seen[path] = nowSeen
         let before = shown[path]
-        if before?.feature != record.feature || before?.body != record.body || before?.version != record.version {
+        let bodyHash = record.body.hashValue
+        if before?.feature != record.feature || bodyHashes[path] != bodyHash || before?.version != record.version {
           out.append(.upserted(record))
         }
-        shown[path] = record
+        var kept = record
+        kept.body = ""
+        shown[path] = kept
+        bodyHashes[path] = bodyHash
       case .failure(let problem):
         if attempt < retryDelays.count {
           retries[path] = Retry(attempt: attempt, at: Instant(millis: now.millis + retryDelays[attempt]), seen: nowSeen)

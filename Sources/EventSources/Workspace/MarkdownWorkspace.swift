@@ -85,6 +85,9 @@ public struct MarkdownWorkspace: Sendable {
     public var projectFiles: [String: String] = [:]
     /// Links that lead out of the tree, a cap reached.
     public var problems: [Problem] = []
+    /// Folders that could not be listed this time (no descriptor left, no permission for a
+    /// moment): what was under them is not known to be gone.
+    public var unreadable: [String] = []
   }
 
   /// The whole tree, read.
@@ -115,6 +118,7 @@ public struct MarkdownWorkspace: Sendable {
   public func list(projects: Set<String>? = nil) -> Listing {
     var out = Listing()
     guard let real = MarkdownTree.realPath(root), let top = MarkdownTree.entries(of: root, inside: real) else {
+      if exists { out.unreadable.append(root) }
       return out
     }
     out.folders.append(root)
@@ -125,7 +129,10 @@ public struct MarkdownWorkspace: Sendable {
       // `.global`, `.workflow`… belong to other plugins; so do folders without `features/`.
       guard !slug.hasPrefix("."), projects?.contains(slug) ?? true else { continue }
       let folder = root + "/" + slug
-      guard let inProject = MarkdownTree.entries(of: folder, inside: real) else { continue }
+      guard let inProject = MarkdownTree.entries(of: folder, inside: real) else {
+        out.unreadable.append(folder)
+        continue
+      }
       out.folders.append(folder)
       for link in inProject.escaping {
         out.problems.append(Problem(file: link, problem: "leads out of .projects/: not followed"))
@@ -135,7 +142,10 @@ public struct MarkdownWorkspace: Sendable {
       }
       guard inProject.names.contains(where: { $0.name == "features" && $0.isDirectory }) else { continue }
       let features = folder + "/features"
-      guard let files = MarkdownTree.entries(of: features, inside: real) else { continue }
+      guard let files = MarkdownTree.entries(of: features, inside: real) else {
+        out.unreadable.append(features)
+        continue
+      }
       out.folders.append(features)
       for link in files.escaping {
         out.problems.append(Problem(file: link, problem: "leads out of .projects/: not followed"))
