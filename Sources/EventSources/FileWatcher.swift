@@ -276,9 +276,5 @@ public final class FileWatcher: @unchecked Sendable {
   }
 
   /// Seconds on the monotonic clock (what waits are timed by; never the wall clock).
-  static func monotonic() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-  }
+  static func monotonic() -> Double { Monotonic.seconds() }
 }

@@ -387,7 +387,8 @@ precondition(workspaceBoard.features.count == workspaceFeatures, "every feature 
 let backfilledVersions = workspaceBoard.history.values.reduce(0) { $0 + $1.versions.count }
 
 // One change: the plugin writes one feature and its change-log row (not timed); the poll reads
-// `data_version`, the change-log rows after the cursor and the feature, and applies one event.
+// `data_version`, the change-log rows after the cursor and the feature, applies one event, and
+// takes the fingerprint (the steps of `OrchestraDBSource.poll`).
 let workspaceReader = try! OrchestraDatabase(path: workspacePath)
 var workspaceCursor = try! workspaceReader.lastChange()!
 var workspaceVersion = try! workspaceReader.dataVersion()
@@ -412,6 +413,8 @@ for n in 0..<oneChangeCount {
     }
     workspaceCursor = c.id
   }
+  // The poll then checks for rows changed without log rows (count, latest updated_at, versions).
+  sink &+= try! workspaceReader.fingerprint().count
   let d = ContinuousClock.now - start
   oneChangeSeconds += Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }
@@ -484,9 +487,23 @@ func idleFollowing(_ name: String, _ source: any EventSource, seconds: Double = 
 }
 let idleDatabase = OrchestraDBSource(origin: "orchestra-db:bench") { (workspacePath, "SQLite bench") }
 let idleTree = OrchestraMarkdownSource(origin: "orchestra-md:bench", workspace: mdWorkspace.path)
+// The one command, `orchestra:WORKSPACE`: the workspace found through a home whose
+// `.orchestra/db/` holds the bench database under the hash rule's name.
+let idleHome = workspaceDir.appendingPathComponent("home").path
+let idleWorkspace = workspaceDir.appendingPathComponent("team-ws").path
+try! FileManager.default.createDirectory(atPath: idleWorkspace, withIntermediateDirectories: true)
+let idleLocator = WorkspaceLocator(home: idleHome, currentDirectory: "/")
+let hashedBenchDB = idleLocator.hashedDatabase(for: idleWorkspace)
+try! FileManager.default.createDirectory(
+  atPath: (hashedBenchDB as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+try! FileManager.default.createSymbolicLink(atPath: hashedBenchDB, withDestinationPath: workspacePath)
+let idleWorkspaceSource = try! SourceRegistry.make(
+  try! SourceSpec.parse("orchestra:" + idleWorkspace),
+  context: SourceContext(locator: idleLocator, clock: SystemClock.now))
 let idleSources = [
   idleFollowing("following idle 10,000-feature database, 15 s", idleDatabase),
   idleFollowing("following idle 10,000-file markdown tree, 15 s", idleTree),
+  idleFollowing("orchestra:WORKSPACE, its database, idle, 15 s", idleWorkspaceSource),
 ]
 
 print("Wallboard benchmarks (release, best of 5 runs)")

@@ -152,6 +152,7 @@ struct OrchestraWorkspaceSourceTests {
       #"{"cmd":"inject","response":{"eventDelivery":{"subscriptionId":"x","topic":"features","eventType":"advance_feature","payload":{"feature_id":"FEAT-A"}}}}"#
     )
     #expect(board.wait(2) { $0.features["FEAT-A"]?.status == "in-progress" })
+    #expect(board.board().origins[origin]?.connectionDetail == "SQLite \(dbPath) · push from 127.0.0.1:\(peer.port)")
     print("push hint: change on the board \(Int(Date().timeIntervalSince(started) * 1000)) ms after the push")
   }
 }

@@ -102,9 +102,10 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     }
   }
 
-  /// The time the follower schedules by (reads again, the safety look): the system's, whatever
-  /// clock the events are stamped with.
-  private static func monotonic() -> Instant { SystemClock.now() }
+  /// The time the follower schedules by (reads again, the safety look, the live ticks): the
+  /// monotonic clock, whatever clock the events are stamped with — a wall clock set back an
+  /// hour must not silence the source for an hour.
+  private static func monotonic() -> Instant { Monotonic.instant() }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var follower: MarkdownFollower?
@@ -159,8 +160,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     if let retry = follower?.nextRetry { until = min(until, retry.millis) }
     let timeout = follower == nil ? 1.0 : max(0.01, Double(until - now.millis) / 1000)
     guard !waiter.wait(timeout: timeout).isEmpty else { return false }
-    let end = Date().addingTimeInterval(maxGather)
-    while !isStopped && Date() < end {
+    let end = Monotonic.seconds() + maxGather
+    while !isStopped && Monotonic.seconds() < end {
       if waiter.wait(timeout: debounce).isEmpty { break }
     }
     return true

@@ -15,13 +15,24 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   public let origin: String
   /// The workspace, absolute.
   public let workspace: String
-  public var checkInterval = 3.0
+  public var checkInterval = 5.0
   private let locator: WorkspaceLocator
   private let clock: @Sendable () -> Instant
   /// The source that reads one store (nil for `.none`).
   private let makeStore: @Sendable (WorkspaceLocation) -> (any EventSource)?
-  private let lock = NSLock()
+  /// Guards what follows; signalled by `stop()`.
+  private let lock = NSCondition()
   private var stopped = false
+  /// The server whose push is heard ("127.0.0.1:50234"), for the detail.
+  private var pushFrom: String?
+  /// The detail of the store's source while it is live (nil while it is not).
+  private var lastLiveDetail: String?
+
+  /// The store's detail, and the push when one is heard.
+  static func detail(_ store: String, push: String?) -> String {
+    guard let push else { return store }
+    return store.isEmpty ? "push from \(push)" : "\(store) · push from \(push)"
+  }
   private var current: (store: WorkspaceLocation.Store, source: any EventSource, generation: Int)?
   private var generation = 0
   private var pushConnection: TCPConnection?
@@ -48,6 +59,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     let inner = lock.withLock { () -> (any EventSource)? in
       stopped = true
       pushConnection?.shutdown()
+      lock.broadcast()
       return current?.source
     }
     inner?.stop()
@@ -61,7 +73,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     var machine = PushHintMachine(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
     var queue: [PushHintMachine.Input] = [.start]
     var framer = LengthPrefixFramer()
-    var lastLook = Date.distantPast
+    var nextLook = Monotonic.seconds()
     var lastOffline: String?
     defer {
       closePush()
@@ -71,8 +83,8 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     }
     while !isStopped {
       // The store, found again every few seconds.
-      if Date().timeIntervalSince(lastLook) >= checkInterval {
-        lastLook = Date()
+      if Monotonic.seconds() >= nextLook {
+        nextLook = Monotonic.seconds() + checkInterval
         let found = locator.locate(workspace: workspace)
         if found.store != lock.withLock({ current?.store }) { switchStore(to: found, deliver) }
         if found.store == .none {
@@ -84,12 +96,15 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
           lastOffline = nil
         }
       }
-      // The push: a hint to read now.
+      // The push: a hint to read now. Between inputs, wait for the push stream, the machine's
+      // next moment or the next look at the store, whichever is first — asleep, not polling.
       let input: PushHintMachine.Input
       if !queue.isEmpty {
         input = queue.removeFirst()
       } else {
-        queue += awaitPush(&framer)
+        var wait = nextLook - Monotonic.seconds()
+        if let wake = machine.nextWake { wait = min(wait, Double(wake.millis - clock().millis) / 1000) }
+        queue += awaitPush(&framer, timeout: max(0.01, wait))
         input = queue.isEmpty ? .tick : queue.removeFirst()
       }
       for action in machine.on(input, at: clock()) {
@@ -101,6 +116,15 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
         case .close: closePush()
         case .readStore: lookNow()
         }
+      }
+      // When the push is heard or lost, the detail says so at once.
+      let (changed, live) = lock.withLock { () -> (Bool, String?) in
+        defer { pushFrom = machine.listeningTo }
+        return (pushFrom != machine.listeningTo, lastLiveDetail)
+      }
+      if changed, let live {
+        deliver(
+          .connection(origin: origin, status: .live, at: clock(), detail: Self.detail(live, push: machine.listeningTo)))
       }
     }
     _ = machine.on(.stop, at: clock())
@@ -119,8 +143,21 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     lock.withLock { current = (found.store, source, gen) }
     // What a replaced store's source still says (its "stopped") is not this source's news.
     source.start { [weak self] input in
-      guard let self, self.lock.withLock({ self.generation == gen && !self.stopped }) else { return }
-      deliver(input)
+      guard let self else { return }
+      let (current, push) = self.lock.withLock { () -> (Bool, String?) in
+        let current = self.generation == gen && !self.stopped
+        if current, case .connection(_, let status, _, let detail) = input {
+          self.lastLiveDetail = status == .live ? (detail ?? "") : nil
+        }
+        return (current, self.pushFrom)
+      }
+      guard current else { return }
+      // The detail says when a server's push is heard besides the store.
+      if case .connection(let o, .live, let at, let detail) = input {
+        deliver(.connection(origin: o, status: .live, at: at, detail: Self.detail(detail ?? "", push: push)))
+      } else {
+        deliver(input)
+      }
     }
   }
 
@@ -158,14 +195,17 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     conn?.close()
   }
 
-  /// What the push stream has within a quarter second (or a quarter second's sleep without one).
-  private func awaitPush(_ framer: inout LengthPrefixFramer) -> [PushHintMachine.Input] {
+  /// What the push stream has within `timeout` seconds; without a stream, a sleep that `stop()`
+  /// ends.
+  private func awaitPush(_ framer: inout LengthPrefixFramer, timeout: Double) -> [PushHintMachine.Input] {
     guard let conn = lock.withLock({ pushConnection }) else {
-      Thread.sleep(forTimeInterval: 0.25)
+      lock.lock()
+      if !stopped { _ = lock.wait(until: Date().addingTimeInterval(timeout)) }
+      lock.unlock()
       return []
     }
     do {
-      switch try conn.read(timeout: 0.25) {
+      switch try conn.read(timeout: timeout) {
       case .timedOut: return []
       case .closed: return [.ended("server closed the connection")]
       case .bytes(let b):
