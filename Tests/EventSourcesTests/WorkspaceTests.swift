@@ -58,6 +58,15 @@ struct WorkspaceTests {
     found = locator.locate(workspace: ws.path)
     #expect(found.store == .database(db.appendingPathComponent("0123456789abcdef.db").path))
     #expect(found.detail.hasSuffix("(index.json)"))
+    // When the index maps the hash rule's database too (the standalone binary registers both
+    // "." and the folder), that one — what `orchestra serve` opens — is read.
+    let hashKey = String((hashed as NSString).lastPathComponent.dropLast(3))
+    try "{\n  \"0123456789abcdef\": \"\(ws.path)\",\n  \"\(hashKey)\": \"\(ws.path)\"\n}".write(
+      to: db.appendingPathComponent("index.json"), atomically: true, encoding: .utf8)
+    found = locator.locate(workspace: ws.path)
+    #expect(found.store == .database(hashed))
+    // And the database a file names is mapped back to its workspace.
+    #expect(locator.workspace(ofDatabase: hashed) == ws.path)
   }
 
   @Test func neitherStoreIsSaidPlainly() throws {
@@ -65,6 +74,19 @@ struct WorkspaceTests {
     let found = locator.locate(workspace: dir.url.appendingPathComponent("nowhere").path)
     #expect(found.store == .none)
     #expect(found.detail.hasPrefix("no database ("))
+  }
+
+  /// A title past the cap is cut on a character boundary (as the markdown reader cuts): never
+  /// half a UTF-8 sequence shown as U+FFFD, so both stores show the same title.
+  @Test func aLongTitleIsCutOnACharacterBoundary() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-LONG", title: "a" + String(repeating: "é", count: 3000), status: "todo")
+    let (features, _) = try OrchestraDatabase(path: ws.path).features()
+    let title = try #require(features.first?.title)
+    #expect(title.utf8.count <= 4096 && title.utf8.count >= 4094)
+    #expect(!title.unicodeScalars.contains("\u{FFFD}"))
+    #expect(title.hasPrefix("aé"))
   }
 
   @Test func featuresReadAsThePluginWroteThem() throws {

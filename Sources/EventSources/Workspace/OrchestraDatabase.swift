@@ -162,7 +162,11 @@ public final class OrchestraDatabase {
     }
     func text(_ i: Int, max: Int = 1024) -> String? {
       guard let s = r[i].text, !s.isEmpty else { return nil }
-      return s.utf8.count <= max ? s : String(decoding: Array(s.utf8.prefix(max)), as: UTF8.self)
+      guard s.utf8.count > max else { return s }
+      // Cut on a character boundary, as the markdown reader does: never half a UTF-8 sequence.
+      var end = s.utf8.index(s.utf8.startIndex, offsetBy: max)
+      while end > s.utf8.startIndex && s.utf8[end] & 0xC0 == 0x80 { end = s.utf8.index(before: end) }
+      return String(s[..<end])
     }
     let labels: [String]
     switch r[8] {

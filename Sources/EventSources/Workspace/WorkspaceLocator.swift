@@ -68,11 +68,14 @@ public struct WorkspaceLocator: Sendable {
   public func locate(workspace path: String) -> WorkspaceLocation {
     let ws = WorkspaceLocator.absolute(path, from: currentDirectory)
     let dbDir = "\(home)/.orchestra/db"
-    if let hash = indexEntry(for: ws, in: dbDir), fileExists("\(dbDir)/\(hash).db") {
-      return WorkspaceLocation(
-        workspace: ws, store: .database("\(dbDir)/\(hash).db"), detail: "SQLite \(dbDir)/\(hash).db (index.json)")
-    }
     let hashed = hashedDatabase(for: ws)
+    // Several hashes may map to one workspace (the standalone binary registers the literal "."
+    // too): the one the hash rule names — what `orchestra serve` opens — comes first.
+    let indexed = indexEntries(for: ws, in: dbDir).map { "\(dbDir)/\($0).db" }
+    let preferred = indexed.contains(hashed) ? [hashed] + indexed.filter { $0 != hashed } : indexed
+    if let found = preferred.first(where: fileExists) {
+      return WorkspaceLocation(workspace: ws, store: .database(found), detail: "SQLite \(found) (index.json)")
+    }
     if fileExists(hashed) {
       return WorkspaceLocation(workspace: ws, store: .database(hashed), detail: "SQLite \(hashed)")
     }
@@ -96,15 +99,15 @@ public struct WorkspaceLocator: Sendable {
     return WorkspaceLocator.absolute(ws, from: "/")
   }
 
-  /// The hash `index.json` maps to `workspace`, if any (sorted: the first of several).
-  func indexEntry(for workspace: String, in dbDir: String) -> String? {
+  /// The hashes `index.json` maps to `workspace`, sorted.
+  func indexEntries(for workspace: String, in dbDir: String) -> [String] {
     guard let bytes = read("\(dbDir)/index.json"),
       case .object(let map)? = try? JSONParser.parse(bytes, limits: JSONLimits(maxContainerElements: 10_000))
-    else { return nil }
+    else { return [] }
     return map.members.filter { member in
       if case .string(let p) = member.value { return WorkspaceLocator.absolute(p, from: "/") == workspace }
       return false
-    }.map(\.key).filter { $0.count == 16 && $0.allSatisfy(\.isHexDigit) }.sorted().first
+    }.map(\.key).filter { $0.count == 16 && $0.allSatisfy(\.isHexDigit) }.sorted()
   }
 
   /// `path` made absolute from `base` and cleaned like Go's `filepath.Abs`: no `.`, no `..`, no
