@@ -190,6 +190,37 @@ struct OrchestraWorkspaceInspectTests {
     #expect(labels.prefix(3) == ["To Do", "Review", "Shipped"])
   }
 
+  /// A project's workflow from the global database (`~/.orchestra/db/global.db`, table
+  /// `workflows`): its states in the order its transitions walk them, terminal last.
+  @Test func aProjectsWorkflowFromTheGlobalDatabase() throws {
+    let ws = try Workspace()
+    try Self.team(ws)
+    let global = ws.home.url.appendingPathComponent(".orchestra/db/global.db").path
+    try FileManager.default.createDirectory(
+      atPath: (global as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let writer = try SQLWriter(path: global)
+    try writer.script(
+      "CREATE TABLE workflows (id TEXT PRIMARY KEY, project_id TEXT, name TEXT, states TEXT, transitions TEXT, initial_state TEXT)"
+    )
+    // Go's json.Marshal of a map: keys sorted.
+    try writer.sql(
+      "INSERT INTO workflows VALUES ('wf1', 'web', 'lean', ?, ?, 'todo')",
+      [
+        #"{"done":{"label":"Done","terminal":true},"in-progress":{"label":"Doing","active_work":true},"in-review":{"label":"Check"},"todo":{"label":"Next"}}"#,
+        #"[{"from":"todo","to":"in-progress"},{"from":"in-progress","to":"in-review"},{"from":"in-review","to":"done"}]"#,
+      ])
+    writer.stop()
+    let root = try Self.inspect(ws)
+    guard case .array(let tallies)? = root["tallies"] else {
+      Issue.record("no tallies")
+      return
+    }
+    let labels = tallies.compactMap { t -> String? in
+      if case .object(let o) = t, case .string(let s)? = o["label"] { s } else { nil }
+    }
+    #expect(labels == ["Next", "Doing", "Check", "Done"], "\(labels)")
+  }
+
   static func field(_ v: JSONValue?, _ key: String) -> JSONValue? {
     if case .object(let o)? = v { return o[key] }
     return nil

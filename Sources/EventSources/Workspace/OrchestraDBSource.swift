@@ -28,21 +28,20 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   private let lock = NSCondition()
   private var stopped = false
 
-  /// The workspace's markdown tree (`.projects/`), where its own workflow file lives, if known.
-  private let tree: String?
+  /// Where the workspace's own workflows are (its workflow file, the global database).
+  private let workflows: WorkspaceWorkflows
 
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
-  ///   - tree: the workspace's `.projects/` folder, whose `.workflow/` may hold the workspace's
-  ///     own workflow (nil: upstream's states).
+  ///   - workflows: where the workspace's own workflows are (none given: upstream's states).
   public init(
-    origin: String, projects: Set<String>? = nil, tree: String? = nil,
+    origin: String, projects: Set<String>? = nil, workflows: WorkspaceWorkflows = WorkspaceWorkflows(),
     clock: @escaping @Sendable () -> Instant = SystemClock.now,
     locate: @escaping @Sendable () -> (path: String?, detail: String)
   ) {
     self.origin = origin
     self.projects = projects
-    self.tree = tree
+    self.workflows = workflows
     self.clock = clock
     self.locate = locate
   }
@@ -171,16 +170,10 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   )
     throws(SQLiteError) -> Set<String>
   {
-    var workflow = Workflow.upstream
-    if let tree {
-      let loaded = WorkflowFile.load(tree: tree)
-      workflow = loaded.workflow
-      if let p = loaded.problem {
-        deliver(.rejected(origin: origin, at: now, reason: "\(p.description) (upstream's states are used)"))
-      }
-    }
+    let (definitions, initialState, workflowProblems) = workflows.load()
+    for p in workflowProblems { deliver(.rejected(origin: origin, at: now, reason: p)) }
     let (features, problems, history) = try db.features(
-      projects: projects, history: backfill ? (now, workflow.initialState) : nil)
+      projects: projects, history: backfill ? (now, initialState) : nil)
     for p in problems {
       deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.id): \(p.problem)"))
     }
@@ -190,8 +183,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           origin: origin, time: now, receivedAt: now,
           body: .boardSnapshot(
             BoardSnapshot(
-              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: workflow)],
-              history: history)))))
+              features: features, workflows: definitions, history: history)))))
     return Set(features.map(\.id))
   }
 
@@ -284,8 +276,11 @@ extension OrchestraDBSource {
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
       let locator = context.locator
       let path = path
-      let tree = OrchestraDBSource.tree(for: path, locator: locator)
-      return OrchestraDBSource(origin: name, projects: context.projects, tree: tree, clock: context.clock) {
+      let workflows = WorkspaceWorkflows(
+        tree: OrchestraDBSource.tree(for: path, locator: locator), globalDatabase: locator.globalDatabase)
+      return OrchestraDBSource(
+        origin: name, projects: context.projects, workflows: workflows, clock: context.clock
+      ) {
         if WorkspaceLocator.isDirectory(path) {
           let found = locator.locate(workspace: path)
           if case .database(let db) = found.store { return (db, found.detail) }

@@ -43,6 +43,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   private var lookCost = 0.0
   private var safetyInterval: Double { max(rescanInterval, lookCost * 1000) }
   private let projects: Set<String>?
+  private let globalDatabase: String?
   private let clock: @Sendable () -> Instant
   private let waiter: any ChangeWaiting
   private let lock = NSLock()
@@ -52,23 +53,25 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
 
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
+  ///   - globalDatabase: `~/.orchestra/db/global.db`, for per-project workflows (nil: not read).
   public convenience init(
-    origin: String, workspace: String, projects: Set<String>? = nil,
+    origin: String, workspace: String, projects: Set<String>? = nil, globalDatabase: String? = nil,
     clock: @escaping @Sendable () -> Instant = SystemClock.now
   ) {
     // The shared watcher (inotify, else polling), with a short debounce: the source gathers a
     // burst of changes itself.
     self.init(
-      origin: origin, workspace: workspace, projects: projects, clock: clock,
+      origin: origin, workspace: workspace, projects: projects, globalDatabase: globalDatabase, clock: clock,
       waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05))
   }
 
   init(
-    origin: String, workspace: String, projects: Set<String>?, clock: @escaping @Sendable () -> Instant,
-    waiter: any ChangeWaiting
+    origin: String, workspace: String, projects: Set<String>?, globalDatabase: String? = nil,
+    clock: @escaping @Sendable () -> Instant, waiter: any ChangeWaiting
   ) {
     self.origin = origin
     self.tree = MarkdownWorkspace(workspace: workspace)
+    self.globalDatabase = globalDatabase
     self.projects = projects
     self.clock = clock
     self.waiter = waiter
@@ -175,11 +178,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     watchFolders(listing)
     let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
     let at = clock()
-    // The workspace's own workflow, when it has one (else upstream's states).
-    let (workflow, _, problem) = WorkflowFile.load(tree: tree.root)
-    if let problem {
-      deliver(.rejected(origin: origin, at: at, reason: "\(problem.description) (upstream's states are used)"))
-    }
+    // The workspace's own workflows, when it has them (else upstream's states).
+    let (definitions, initialState, workflowProblems) = WorkspaceWorkflows(
+      tree: tree.root, globalDatabase: globalDatabase
+    ).load()
+    for p in workflowProblems { deliver(.rejected(origin: origin, at: at, reason: p)) }
     var features: [Feature] = []
     var history: [String: [StatusMove]] = [:]
     var variant = MarkdownWorkspace.Variant.plugin
@@ -192,7 +195,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         // Each feature's past, from the audit trail at the end of its body.
         let moves = AuditTrail.backfill(
           AuditTrail.parse(r.body, tail: r.bodyTruncated), createdAt: r.feature.createdAt,
-          updatedAt: r.feature.updatedAt, status: r.feature.status, initialState: workflow.initialState, now: at)
+          updatedAt: r.feature.updatedAt, status: r.feature.status, initialState: initialState, now: at)
         if !moves.isEmpty { history[r.feature.id] = moves }
       case .rejected(let p): deliver(.rejected(origin: origin, at: at, reason: p.description))
       case .deleted: break
@@ -206,8 +209,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
           origin: origin, time: at, receivedAt: at,
           body: .boardSnapshot(
             BoardSnapshot(
-              features: features, workflows: [WorkflowDefinition(projectId: nil, workflow: workflow)],
-              history: history)))))
+              features: features, workflows: definitions, history: history)))))
     deliver(.connection(origin: origin, status: .live, at: at, detail: tree.detail(variant)))
     return variant
   }
@@ -252,7 +254,7 @@ extension OrchestraMarkdownSource {
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
       OrchestraMarkdownSource(
         origin: name, workspace: WorkspaceLocator.absolute(workspace, from: context.locator.currentDirectory),
-        projects: context.projects, clock: context.clock)
+        projects: context.projects, globalDatabase: context.locator.globalDatabase, clock: context.clock)
     }
   }
 

@@ -227,17 +227,21 @@ extension OrchestraWorkspaceSource {
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
       let origin = name
       let projects = context.projects
+      let globalDatabase = context.locator.globalDatabase
       let clock = context.clock
       return OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: context.locator, clock: clock) {
         found in
         switch found.store {
         case .database(let path):
           let tree = found.workspace == "/" ? "/.projects" : found.workspace + "/.projects"
-          return OrchestraDBSource(origin: origin, projects: projects, tree: tree, clock: clock) {
+          let workflows = WorkspaceWorkflows(tree: tree, globalDatabase: globalDatabase)
+          return OrchestraDBSource(origin: origin, projects: projects, workflows: workflows, clock: clock) {
             WorkspaceLocator.isFile(path) ? (path, found.detail) : (nil, "\(path): no such database any more")
           }
         case .markdown:
-          return OrchestraMarkdownSource(origin: origin, workspace: found.workspace, projects: projects, clock: clock)
+          return OrchestraMarkdownSource(
+            origin: origin, workspace: found.workspace, projects: projects, globalDatabase: globalDatabase, clock: clock
+          )
         case .none:
           return nil
         }

@@ -87,6 +87,9 @@ public struct WorkspaceLocator: Sendable {
       workspace: ws, store: .none, detail: "no database (\(hashed)) and no \(tree) yet")
   }
 
+  /// `~/.orchestra/db/global.db`: workflows per project (and accounts, locks: not read).
+  public var globalDatabase: String { "\(home)/.orchestra/db/global.db" }
+
   /// The workspace `index.json` maps a database under `~/.orchestra/db/` to, if any.
   public func workspace(ofDatabase file: String) -> String? {
     let dbDir = "\(home)/.orchestra/db"

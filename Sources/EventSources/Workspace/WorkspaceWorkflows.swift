@@ -1,0 +1,118 @@
+internal import SQLite
+public import WallboardCore
+internal import Wire
+
+/// The workflows a workspace's features follow (`orchestra-storage.md` §1g): the workspace's own
+/// file (`.projects/.workflow/*.yaml`, `WorkflowFile`) or upstream's 7 states for every project,
+/// and per-project workflows from the global database's `workflows` table
+/// (`~/.orchestra/db/global.db`: `states` a JSON map of `{label, terminal?, active_work?}`,
+/// `transitions`, `initial_state`). What cannot be read is named and left out; the board then
+/// shows upstream's states rather than none.
+public struct WorkspaceWorkflows: Hashable, Sendable {
+  /// The workspace's `.projects/` folder, if known.
+  public var tree: String?
+  /// `~/.orchestra/db/global.db`, if it is to be read.
+  public var globalDatabase: String?
+
+  public init(tree: String? = nil, globalDatabase: String? = nil) {
+    self.tree = tree
+    self.globalDatabase = globalDatabase
+  }
+
+  /// The most workflow rows read from the global database.
+  static let maxRows = 1000
+
+  /// The definitions (the default first, for every project), the default's initial state, and
+  /// what could not be read.
+  public func load() -> (definitions: [WorkflowDefinition], initialState: String, problems: [String]) {
+    var problems: [String] = []
+    var fallback = Workflow.upstream
+    var fromFile = false
+    if let tree {
+      let loaded = WorkflowFile.load(tree: tree)
+      if let p = loaded.problem { problems.append("\(p.description) (upstream's states are used)") }
+      fromFile = loaded.file != nil && loaded.problem == nil
+      fallback = loaded.workflow
+    }
+    var perProject: [WorkflowDefinition] = []
+    if let path = globalDatabase, WorkspaceLocator.isFile(path) {
+      switch Self.global(path) {
+      case .success(let rows):
+        for (project, workflow) in rows {
+          if let project {
+            perProject.append(WorkflowDefinition(projectId: project, workflow: workflow))
+          } else if !fromFile {
+            fallback = workflow
+          }
+        }
+      case .failure(let p): problems.append(p.description)
+      }
+    }
+    return ([WorkflowDefinition(projectId: nil, workflow: fallback)] + perProject, fallback.initialState, problems)
+  }
+
+  /// The rows of `global.db`'s `workflows` table: by project (nil = every project).
+  struct Unreadable: Error {
+    var description: String
+  }
+
+  static func global(_ path: String) -> Result<[(String?, Workflow)], Unreadable> {
+    do throws(SQLiteError) {
+      let db = try Database(path: path, mode: .readOnly, busyTimeout: 0.5)
+      db.maxValueBytes = 256 * 1024
+      let columns = Set(try db.columns(of: "workflows"))
+      guard columns.contains("states") else { return .success([]) }
+      let project = ["project_id", "project_slug", "project"].first(where: columns.contains) ?? "NULL"
+      let initial = columns.contains("initial_state") ? "initial_state" : "NULL"
+      let transitions = columns.contains("transitions") ? "transitions" : "NULL"
+      var out: [(String?, Workflow)] = []
+      for r in try db.rows("SELECT \(project), states, \(initial), \(transitions) FROM workflows", limit: maxRows) {
+        guard let workflow = Self.workflow(states: r[1].text, initial: r[2].text, transitions: r[3].text) else {
+          return .failure(Unreadable(description: "\(path): a workflows row whose states are not a JSON map of states"))
+        }
+        out.append((r[0].text.flatMap { $0.isEmpty ? nil : $0 }, workflow))
+      }
+      return .success(out)
+    } catch {
+      return .failure(Unreadable(description: "\(path): \(error.description)"))
+    }
+  }
+
+  /// A workflow from the table's JSON: states in the order the transitions walk them from the
+  /// initial state (a JSON map has no order of its own: Go writes it sorted), terminal ones last.
+  static func workflow(states json: String?, initial: String?, transitions: String?) -> Workflow? {
+    guard let json, case .object(let map)? = try? JSONParser.parse(json, limits: JSONLimits(maxDepth: 4)),
+      !map.members.isEmpty, map.members.count <= WorkflowFile.maxStates
+    else { return nil }
+    var states: [String: WorkflowState] = [:]
+    for m in map.members {
+      guard case .object(let o) = m.value, m.key.utf8.count <= 64 else { return nil }
+      func flag(_ k: String) -> Bool { if case .bool(true)? = o[k] { true } else { false } }
+      var label: String?
+      if case .string(let l)? = o["label"], l.utf8.count <= 128 { label = l }
+      let s = WorkflowState(id: m.key, label: label, terminal: flag("terminal"), activeWork: flag("active_work"))
+      states[s.id] = s
+    }
+    // Walk the transitions from the initial state.
+    var edges: [String: [String]] = [:]
+    if let transitions, case .array(let list)? = try? JSONParser.parse(transitions, limits: JSONLimits(maxDepth: 4)) {
+      for case .object(let t) in list {
+        if case .string(let from)? = t["from"], case .string(let to)? = t["to"] {
+          edges[Status.normalise(from), default: []].append(Status.normalise(to))
+        }
+      }
+    }
+    let start = initial.map(Status.normalise).flatMap { states[$0] != nil ? $0 : nil } ?? states.keys.sorted()[0]
+    var order: [String] = []
+    var queue = [start]
+    while !queue.isEmpty {
+      let s = queue.removeFirst()
+      guard states[s] != nil, !order.contains(s) else { continue }
+      order.append(s)
+      queue += edges[s] ?? []
+    }
+    order += states.keys.sorted().filter { !order.contains($0) }
+    let sorted = order.filter { !states[$0]!.terminal } + order.filter { states[$0]!.terminal }
+    return Workflow(states: sorted.map { states[$0]! }, initialState: start)
+  }
+}
