@@ -19,8 +19,10 @@ final class WriterProcess {
   init(script: String, argument: String) throws {
     name = script
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // `-B`: its shared `lineprotocol.py` leaves no `__pycache__` in the source tree.
     process.arguments = [
-      Python.interpreter, Paths.repoRoot.appendingPathComponent("Tests/WorkspaceWriter/\(script).py").path, argument,
+      Python.interpreter, "-B", Paths.repoRoot.appendingPathComponent("Tests/WorkspaceWriter/\(script).py").path,
+      argument,
     ]
     process.standardInput = input
     process.standardOutput = output

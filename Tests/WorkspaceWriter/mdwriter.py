@@ -29,6 +29,8 @@ import re
 import sys
 import time
 
+from lineprotocol import say, serve
+
 INDICATORS = set("#,[]{}&*!|>'\"%@`")
 OLD_BOOLS = {
     "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
@@ -263,63 +265,53 @@ def bump_sidecar(path):
 def main():
     root = os.path.join(sys.argv[1], ".projects")
 
-    def say(text):
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-
-    say("READY")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            c = json.loads(line)
-            project = c.get("project", "web")
-            if "render" in c:
-                say("TEXT " + json.dumps(front_matter(c["render"])))
-                say("OK 0")
-            elif "feature" in c:
-                f = dict(c["feature"])
-                f.setdefault("project_id", project)
-                body = c.get("body")
-                if body is None:
-                    body = "# %s\n\n%s\n" % (f.get("title", ""), f.get("description", ""))
-                data = ("---\n" + front_matter(feature_metadata(f)) + "---\n\n" + body).encode()
-                path = os.path.join(root, project, "features", f["id"] + ".md")
-                write_in_place(path, data, c.get("split"), c.get("pause", 0.0))
-                if c.get("sidecar", True):
-                    say("OK %d" % bump_sidecar(path))
-                else:
-                    say("OK 0")
-            elif "delete" in c:
-                path = os.path.join(root, project, "features", c["delete"] + ".md")
-                os.remove(path)
-                try:
-                    os.remove(path + ".version")
-                except FileNotFoundError:
-                    pass
-                say("OK 0")
-            elif "project_json" in c:
-                path = os.path.join(root, project, "project.json")
-                write_in_place(path, ("---\n" + front_matter(c["project_json"]) + "---\n\n").encode())
+    def handle(c):
+        project = c.get("project", "web")
+        if "render" in c:
+            say("TEXT " + json.dumps(front_matter(c["render"])))
+            say("OK 0")
+        elif "feature" in c:
+            f = dict(c["feature"])
+            f.setdefault("project_id", project)
+            body = c.get("body")
+            if body is None:
+                body = "# %s\n\n%s\n" % (f.get("title", ""), f.get("description", ""))
+            data = ("---\n" + front_matter(feature_metadata(f)) + "---\n\n" + body).encode()
+            path = os.path.join(root, project, "features", f["id"] + ".md")
+            write_in_place(path, data, c.get("split"), c.get("pause", 0.0))
+            if c.get("sidecar", True):
                 say("OK %d" % bump_sidecar(path))
-            elif "export_feature" in c:
-                f = c["export_feature"]
-                keys = ("id", "type", "title", "project_slug", "status", "priority", "kind", "assignee", "estimate")
-                text = "".join("%s: %s\n" % (k, f.get(k, "feature" if k == "type" else "")) for k in keys)
-                body = c.get("body", "# %s\n" % f.get("title", ""))
-                path = os.path.join(root, f.get("project_slug", project), "features", f["id"] + ".md")
-                write_in_place(path, ("---\n" + text + "---\n\n" + body).encode())
-                say("OK 0")
-            elif "export_project" in c:
-                p = c["export_project"]
-                path = os.path.join(root, p["slug"], "project.json")
-                write_in_place(path, json.dumps(p, separators=(",", ":")).encode())
-                say("OK 0")
             else:
-                say("ERR unknown command")
-        except Exception as error:  # reported, never fatal
-            say("ERR %s: %s" % (type(error).__name__, error))
+                say("OK 0")
+        elif "delete" in c:
+            path = os.path.join(root, project, "features", c["delete"] + ".md")
+            os.remove(path)
+            try:
+                os.remove(path + ".version")
+            except FileNotFoundError:
+                pass
+            say("OK 0")
+        elif "project_json" in c:
+            path = os.path.join(root, project, "project.json")
+            write_in_place(path, ("---\n" + front_matter(c["project_json"]) + "---\n\n").encode())
+            say("OK %d" % bump_sidecar(path))
+        elif "export_feature" in c:
+            f = c["export_feature"]
+            keys = ("id", "type", "title", "project_slug", "status", "priority", "kind", "assignee", "estimate")
+            text = "".join("%s: %s\n" % (k, f.get(k, "feature" if k == "type" else "")) for k in keys)
+            body = c.get("body", "# %s\n" % f.get("title", ""))
+            path = os.path.join(root, f.get("project_slug", project), "features", f["id"] + ".md")
+            write_in_place(path, ("---\n" + text + "---\n\n" + body).encode())
+            say("OK 0")
+        elif "export_project" in c:
+            p = c["export_project"]
+            path = os.path.join(root, p["slug"], "project.json")
+            write_in_place(path, json.dumps(p, separators=(",", ":")).encode())
+            say("OK 0")
+        else:
+            say("ERR unknown command")
 
+    serve(handle)
 
 if __name__ == "__main__":
     main()

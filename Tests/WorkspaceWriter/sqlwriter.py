@@ -24,6 +24,8 @@ import json
 import sqlite3
 import sys
 
+from lineprotocol import say, serve
+
 
 def trail_entry(kind, frm, to, ts, text):
     """What a generation of tools.features appends to a feature's body for a move
@@ -78,41 +80,32 @@ def main():
     for pragma in ("journal_mode=WAL", "busy_timeout=5000", "foreign_keys=ON", "synchronous=NORMAL"):
         db.execute(f"PRAGMA {pragma}")
 
-    def say(text):
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    def handle(c):
+        if c.get("quit"):
+            say("OK 0")
+            return False
+        if "script" in c:
+            db.executescript(c["script"])
+            say("OK 0")
+        elif "begin" in c:
+            db.execute("BEGIN IMMEDIATE" if c["begin"] == "immediate" else "BEGIN")
+            say("OK 0")
+        elif c.get("commit"):
+            db.execute("COMMIT")
+            say("OK 0")
+        elif "advance" in c:
+            advance(db, c["advance"])
+            say("OK 1")
+        elif "query" in c:
+            rows = db.execute(c["query"], c.get("args", [])).fetchall()
+            for r in rows:
+                say("ROW " + json.dumps(list(r)))
+            say(f"OK {len(rows)}")
+        else:
+            cur = db.execute(c["sql"], c.get("args", []))
+            say(f"OK {cur.rowcount}")
 
-    say("READY")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            c = json.loads(line)
-            if c.get("quit"):
-                say("OK 0")
-                break
-            if "script" in c:
-                db.executescript(c["script"])
-                say("OK 0")
-            elif "begin" in c:
-                db.execute("BEGIN IMMEDIATE" if c["begin"] == "immediate" else "BEGIN")
-                say("OK 0")
-            elif c.get("commit"):
-                db.execute("COMMIT")
-                say("OK 0")
-            elif "advance" in c:
-                advance(db, c["advance"])
-                say("OK 1")
-            elif "query" in c:
-                rows = db.execute(c["query"], c.get("args", [])).fetchall()
-                for r in rows:
-                    say("ROW " + json.dumps(list(r)))
-                say(f"OK {len(rows)}")
-            else:
-                cur = db.execute(c["sql"], c.get("args", []))
-                say(f"OK {cur.rowcount}")
-        except Exception as error:  # reported, never fatal
-            say(f"ERR {type(error).__name__}: {error}")
+    serve(handle)
     db.close()
 
 
