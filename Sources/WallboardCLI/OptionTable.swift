@@ -216,7 +216,7 @@ enum OptionTable {
     OptionSpec(
       name: "--config", value: "PATH",
       help: "a file of these options, one `name value` per line; saved or SIGHUP: run applies all but source, "
-        + "display, size, rotate, fb-geometry, workflow, estimates"
+        + "display, size, rotate, fb-geometry, workflow, estimates, project, label, assignee"
     ) { o, v throws(CLIError) in
       try nonEmpty("--config", v)
       o.config = v
