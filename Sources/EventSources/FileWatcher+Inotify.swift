@@ -77,8 +77,7 @@ extension FileWatcher {
       r.polled = PolledLook.take(r.path.absolute)
     }
     let before = r.identity
-    var st = stat()
-    r.identity = stat(r.path.absolute, &st) == 0 ? [UInt64(st.st_dev), UInt64(st.st_ino)] : nil
+    r.identity = FileStamp.of(r.path.absolute).map { [$0.device, $0.inode] }
     registrations[key] = r
     release(key, from: old.filter { $0 != r.own && $0 != r.anchor }, also: added)
     if report && before != r.identity { note([key]) }

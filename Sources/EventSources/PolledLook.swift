@@ -3,7 +3,6 @@ internal import Glibc
 /// One look at a watched path, as the polling fallback compares them: what `stat` says of it
 /// (nil: it is not there) and, for a folder, what it says of each entry.
 struct PolledLook: Hashable, Sendable {
-  /// The parts of `stat` that change when a file is written, replaced, truncated or rewritten.
   /// The most entries of one folder looked at; past them only the folder's own stamp counts.
   static let maxEntries = 100_000
 
@@ -13,9 +12,8 @@ struct PolledLook: Hashable, Sendable {
   /// Looks at `absolute` now: `stat`, and for a folder its entries (at most `maxEntries`),
   /// each by `fstatat` (following a link; a dangling link by the link itself).
   static func take(_ absolute: String) -> PolledLook {
-    var st = stat()
-    guard stat(absolute, &st) == 0 else { return PolledLook(stamp: nil) }
-    var look = PolledLook(stamp: FileStamp(st))
+    guard let stamp = FileStamp.of(absolute) else { return PolledLook(stamp: nil) }
+    var look = PolledLook(stamp: stamp)
     guard look.stamp?.isFolder == true, let dir = opendir(absolute) else { return look }
     defer { closedir(dir) }
     let fd = dirfd(dir)

@@ -16,16 +16,8 @@ struct WatchPath: Hashable, Sendable {
     var key = Substring(path)
     while key.count > 1 && key.hasSuffix("/") { key = key.dropLast() }
     self.key = String(key)
-    let absolute = path.hasPrefix("/") ? path : cwd() + "/" + path
-    var parts: [String] = []
-    for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
-      switch part {
-      case ".": continue
-      case "..": _ = parts.popLast()
-      default: parts.append(String(part))
-      }
-    }
-    components = parts
+    components = WorkspaceLocator.absolute(path, from: path.hasPrefix("/") ? "/" : cwd())
+      .split(separator: "/").map(String.init)
   }
 
   /// The absolute path of the first `depth` components (0: the root).

@@ -107,9 +107,7 @@ public enum FrontMatterValue: Hashable, Sendable {
   public var text: String? {
     switch self {
     case .string(let s): return s
-    case .number(let d):
-      if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
-      return String(d)
+    case .number(let d): return formatNumber(d)
     case .bool(let b): return b ? "true" : "false"
     case .null, .list: return nil
     }

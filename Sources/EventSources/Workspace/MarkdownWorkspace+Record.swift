@@ -85,10 +85,7 @@ private struct KeyReader {
     guard let v = fm[key] else { return nil }
     if case .list = v { throw problem(key, "is a list, not text") }
     guard let s = v.text, !s.isEmpty else { return nil }
-    guard s.utf8.count > max else { return s }
-    var cut = String(decoding: Array(s.utf8.prefix(max)), as: UTF8.self)
-    if cut.last == "\u{FFFD}" { cut.removeLast() }
-    return cut
+    return s.prefix(utf8Bytes: max)
   }
 
   /// `labels`: a list of text (at most 256, each at most 1024 bytes), empty ones dropped.

@@ -19,7 +19,7 @@ public struct MarkdownWorkspace: Sendable {
     public var maxFileBytes = 1 << 20
     public var maxFiles = 100_000
     /// Bytes of each body kept (a longer one is cut at a character boundary).
-    public var maxBodyBytes = 256 * 1024
+    public var maxBodyBytes = AuditTrail.maxBodyBytes
     public var frontMatter = FrontMatter.Limits()
     public init() {}
   }
@@ -104,14 +104,13 @@ public struct MarkdownWorkspace: Sendable {
 
   public init(workspace: String, limits: Limits = Limits()) {
     self.workspace = workspace
-    root = (workspace.hasSuffix("/") ? String(workspace.dropLast()) : workspace) + "/.projects"
+    root = WorkspaceLocator.tree(of: workspace)
     self.limits = limits
   }
 
   /// Whether `.projects/` is there (as a folder).
   public var exists: Bool {
-    var dir: ObjCBool = false
-    return FileManager.default.fileExists(atPath: root, isDirectory: &dir) && dir.boolValue
+    WorkspaceLocator.isDirectory(root)
   }
 
   /// Every feature file of `projects` (every project when nil), with its stamps.

@@ -137,10 +137,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     while !stopped && !lookRequested && lock.wait(until: end) {}
   }
 
-  static func inode(_ path: String) -> UInt64 {
-    var st = stat()
-    return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0
-  }
+  static func inode(_ path: String) -> UInt64 { FileStamp.of(path)?.inode ?? 0 }
 
   /// Opens the database and delivers the whole store as this source's snapshot.
   private func bootstrap(
@@ -296,8 +293,8 @@ extension OrchestraDBSource {
   /// file, that of the workspace `index.json` maps it to.
   static func tree(for path: String, locator: WorkspaceLocator) -> String? {
     let abs = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
-    if WorkspaceLocator.isDirectory(abs) { return abs == "/" ? "/.projects" : abs + "/.projects" }
-    return locator.workspace(ofDatabase: abs).map { $0 == "/" ? "/.projects" : $0 + "/.projects" }
+    if WorkspaceLocator.isDirectory(abs) { return WorkspaceLocator.tree(of: abs) }
+    return locator.workspace(ofDatabase: abs).map(WorkspaceLocator.tree(of:))
   }
 
   struct Kind: SourceKind {

@@ -32,6 +32,9 @@ public final class OrchestraDatabase {
     public var problem: String
   }
 
+  /// The largest value read from a workspace database (a body, a JSON column).
+  static let maxValueBytes = 256 * 1024
+
   /// The most features one read returns (the board keeps at most 100,000).
   public static let maxFeatures = 100_000
   /// The most change-log rows one look returns; the rest come with the next.
@@ -41,7 +44,7 @@ public final class OrchestraDatabase {
   public init(path: String, busyTimeout: Double = 0.5) throws(SQLiteError) {
     self.path = path
     db = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
-    db.maxValueBytes = 256 * 1024
+    db.maxValueBytes = Self.maxValueBytes
     columns = Set(try db.columns(of: "features"))
     guard columns.contains("id") else {
       throw SQLiteError(code: 1, message: "no features table with an id column", context: "open \(path)")
@@ -162,11 +165,7 @@ public final class OrchestraDatabase {
     }
     func text(_ i: Int, max: Int = 1024) -> String? {
       guard let s = r[i].text, !s.isEmpty else { return nil }
-      guard s.utf8.count > max else { return s }
-      // Cut on a character boundary, as the markdown reader does: never half a UTF-8 sequence.
-      var end = s.utf8.index(s.utf8.startIndex, offsetBy: max)
-      while end > s.utf8.startIndex && s.utf8[end] & 0xC0 == 0x80 { end = s.utf8.index(before: end) }
-      return String(s[..<end])
+      return s.prefix(utf8Bytes: max)
     }
     let labels: [String]
     switch r[8] {

@@ -233,7 +233,7 @@ extension OrchestraWorkspaceSource {
         found in
         switch found.store {
         case .database(let path):
-          let tree = found.workspace == "/" ? "/.projects" : found.workspace + "/.projects"
+          let tree = WorkspaceLocator.tree(of: found.workspace)
           let workflows = WorkspaceWorkflows(tree: tree, globalDatabase: globalDatabase)
           return OrchestraDBSource(origin: origin, projects: projects, workflows: workflows, clock: clock) {
             WorkspaceLocator.isFile(path) ? (path, found.detail) : (nil, "\(path): no such database any more")

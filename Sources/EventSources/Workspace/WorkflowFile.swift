@@ -134,12 +134,15 @@ extension WorkflowFile {
       return (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? nil
     }
     guard let file = path(inTree: tree, list: list) else { return (.upstream, nil, nil) }
-    guard let handle = FileHandle(forReadingAtPath: file) else {
-      return (.upstream, file, Problem(file: file, line: 0, problem: "cannot be read"))
+    let bytes: [UInt8]
+    switch MarkdownTree.read(file, limit: maxBytes) {
+    case .success(let b): bytes = b
+    case .failure(.missing): return (.upstream, nil, nil)  // gone since it was listed
+    case .failure(.tooLarge(let n)):
+      return (.upstream, file, Problem(file: file, line: 0, problem: "\(n) bytes: larger than \(maxBytes)"))
+    case .failure(.failed(let why)): return (.upstream, file, Problem(file: file, line: 0, problem: why))
     }
-    defer { try? handle.close() }
-    let data: Data? = (try? handle.read(upToCount: maxBytes + 1)) ?? nil
-    do throws(Problem) { return (try parse(Array(data ?? Data()), file: file), file, nil) } catch {
+    do throws(Problem) { return (try parse(bytes, file: file), file, nil) } catch {
       return (.upstream, file, error)
     }
   }

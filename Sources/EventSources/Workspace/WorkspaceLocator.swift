@@ -79,12 +79,17 @@ public struct WorkspaceLocator: Sendable {
     if fileExists(hashed) {
       return WorkspaceLocation(workspace: ws, store: .database(hashed), detail: "SQLite \(hashed)")
     }
-    let tree = ws == "/" ? "/.projects" : ws + "/.projects"
+    let tree = WorkspaceLocator.tree(of: ws)
     if directoryExists(tree) {
       return WorkspaceLocation(workspace: ws, store: .markdown(tree), detail: "markdown \(tree) (no database)")
     }
     return WorkspaceLocation(
       workspace: ws, store: .none, detail: "no database (\(hashed)) and no \(tree) yet")
+  }
+
+  /// A workspace's markdown tree, `<ws>/.projects`.
+  public static func tree(of workspace: String) -> String {
+    workspace.hasSuffix("/") ? workspace + ".projects" : workspace + "/.projects"
   }
 
   /// `~/.orchestra/db/global.db`: workflows per project (and accounts, locks: not read).
