@@ -6,7 +6,6 @@ public struct FlowState: Hashable, Sendable {
   public var label: String
   /// `false` for a state the workflow does not know (listed after the known ones).
   public var known: Bool
-  public var terminal: Bool
   /// A done state (`Workflow.isDone`): the bottom of the chart's stack.
   public var done: Bool
   /// For an old spelling the workflow still reads (upstream's `backlog`): the state it counts
@@ -161,8 +160,6 @@ extension Flow {
       let from = Swift.min(state.history[f.id]?.versions.first?.at ?? at, at)
       historyFrom = Swift.min(historyFrom ?? from, from)
     }
-    var extra: [String: Int] = [:]
-    for (i, s) in extraOrder.enumerated() { extra[s] = wf.states.count + i }
 
     // Each state, then its old spellings in name order; then the unknown states in the order the
     // board first saw them (a status it never noted, which the reducer cannot produce, after
@@ -171,20 +168,20 @@ extension Flow {
     var permutation: [Int] = []
     let oldSpellings = Dictionary(grouping: extraOrder.filter { wf.state($0) != nil }.sorted()) { wf.state($0)!.id }
     for (i, ws) in wf.states.enumerated() {
-      states.append(FlowState(id: ws.id, label: ws.label, known: true, terminal: ws.terminal, done: ws.done))
+      states.append(FlowState(id: ws.id, label: ws.label, known: true, done: ws.done))
       permutation.append(i)
       for old in oldSpellings[ws.id] ?? [] {
         states.append(
-          FlowState(id: old, label: old, known: true, terminal: ws.terminal, done: ws.done, countsAs: ws.id))
-        permutation.append(extra[old]!)
+          FlowState(id: old, label: old, known: true, done: ws.done, countsAs: ws.id))
+        permutation.append(columnOf[old]!)
       }
     }
     let unknown = Set(extraOrder.filter { wf.state($0) == nil })
     var order = state.statusOrder.filter(unknown.contains)
     order += unknown.subtracting(order).sorted()
     for u in order {
-      states.append(FlowState(id: u, label: u, known: false, terminal: false, done: false))
-      permutation.append(extra[u]!)
+      states.append(FlowState(id: u, label: u, known: false, done: false))
+      permutation.append(columnOf[u]!)
     }
     let flowDays = dates.indices.map { d in
       FlowDay(

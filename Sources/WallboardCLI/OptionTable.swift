@@ -79,7 +79,8 @@ enum OptionTable {
     OptionSpec(
       name: "--size", value: "WxH",
       help:
-        "the screen's size: snapshot, png:, term (default 1920x1080 for snapshot); a window for sdl; at most 7680 a side, 7680x4320 in all"
+        "the screen's size: snapshot, png: (default 1920x1080 for snapshot); a window for sdl; at most "
+        + "\(Canvas.maxFrameSide) a side, \(frameCap); for term, columns x rows"
     ) { o, v throws(CLIError) in
       let parts = v.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 16, h >= 16,
@@ -113,9 +114,12 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--flow-days", value: "N",
-      help: "days of the cumulative flow shown when no sprint is active (1–90); default 14"
+      help:
+        "days of the cumulative flow shown when no sprint is active "
+        + "(\(Flow.dayRange.lowerBound)–\(Flow.dayRange.upperBound)); default \(Flow.defaultDays)"
     ) { o, v throws(CLIError) in
-      guard v.utf8.count <= 2, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      // Digits only (no sign, no spaces), few enough that `Int` cannot overflow.
+      guard v.utf8.count <= 9, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
         let n = Int(v), Flow.dayRange.contains(n)
       else {
         throw .usage(

@@ -14,7 +14,7 @@ extension BoardState {
     let known = history[f.id]?.versions ?? []
     let bound = min(present, known.first?.at ?? present)
     let points = settings.estimateScale.points(points: f.points, estimate: f.estimate)
-    let sprints = BoardState.membership(explicit: explicitSprints[f.id], own: namedSprints(of: f))
+    let sprints = membership(of: f)
     var past: [FeatureVersion] = []
     for m in moves where m.at < bound {
       let t = max(m.at, past.last?.at ?? m.at)

@@ -79,13 +79,15 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     var dataVersion: Int64
     var cursor: Int64?
     var fingerprint: [Value]
-    var fingerprintAt: Instant
+    /// When the fingerprint was last taken, and the source last said it is live: monotonic
+    /// seconds (a wall-clock step must not silence the source).
+    var fingerprintAt: Double
     /// The fingerprint moved with no change-log row: a cascade or a migration — or a feature
     /// written a moment before its log row (two commits). Resynced only when the next poll
     /// still finds no row for it.
     var unexplained = false
     /// When the source last said it is live (every few seconds, so a quiet store is not stale).
-    var aliveAt: Instant
+    var aliveAt: Double
   }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
@@ -154,7 +156,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     deliver(.connection(origin: origin, status: .live, at: now, detail: shown))
     return Following(
       db: db, detail: shown, known: known, inode: Self.inode(path), dataVersion: version, cursor: cursor,
-      fingerprint: try db.fingerprint(), fingerprintAt: now, aliveAt: now)
+      fingerprint: try db.fingerprint(), fingerprintAt: Monotonic.seconds(), aliveAt: Monotonic.seconds())
   }
 
   /// Delivers the whole store as this source's snapshot; returns the ids it holds. With
@@ -191,14 +193,14 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   private func poll(_ f: inout Following, _ deliver: @escaping @Sendable (BoardInput) -> Void) throws(SQLiteError) {
     let now = clock()
     let version = try f.db.dataVersion()
-    let fingerprintDue = now.millis - f.fingerprintAt.millis >= Int64(fingerprintInterval * 1000)
+    let fingerprintDue = Monotonic.seconds() - f.fingerprintAt >= fingerprintInterval
     if version != f.dataVersion || fingerprintDue || f.unexplained {
       try read(&f, at: now, deliver)
       f.dataVersion = version
     }
-    if now.millis - f.aliveAt.millis >= 5000 {
+    if Monotonic.seconds() - f.aliveAt >= 5 {
       deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
-      f.aliveAt = now
+      f.aliveAt = Monotonic.seconds()
     }
   }
 
@@ -248,7 +250,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       return
     }
     f.fingerprint = fp
-    f.fingerprintAt = now
+    f.fingerprintAt = Monotonic.seconds()
   }
 
   private func resync(
@@ -259,7 +261,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     f.known = try snapshot(f.db, at: now, deliver)
     f.cursor = cursor
     f.fingerprint = fp
-    f.fingerprintAt = now
+    f.fingerprintAt = Monotonic.seconds()
     f.unexplained = false
   }
 }
