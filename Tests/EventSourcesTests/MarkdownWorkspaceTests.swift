@@ -97,7 +97,10 @@ struct MarkdownWorkspaceTests {
       #expect(r.feature.assignee == f["assignee"] as? String)
       #expect(r.feature.updatedAt == Make.t(f["updated_at"] as! String))
       #expect(r.version == (r.feature.id == "FEAT-AAA" ? 2 : 1))
-      #expect(r.body.hasPrefix("# \(f["title"] as! String)\n\n"))
+      #expect(r.feature.priority == f["priority"] as? String)
+      #expect(r.feature.createdAt == Make.t(f["created_at"] as! String))
+      // The tools' body at creation: `# {title}\n\n{description}\n`.
+      #expect(r.body == "# \(f["title"] as! String)\n\n\(f["description"] as! String)\n")
     }
     #expect(MarkdownWorkspace(workspace: dir.url.path).read(projects: ["api"]).records.count == 3)
   }
@@ -182,6 +185,7 @@ struct MarkdownWorkspaceTests {
       Issue.record("read before its retry was due")
       return .failure(torn)
     }
+    #expect(out.isEmpty)
     // The rest of the write lands: read at once, whatever the retry schedule.
     listing.entries["/p/A.md"] = Self.entry("/p/A.md", size: 12, sidecar: 2)
     out = f.look(listing, at: Instant(millis: 1060)) { _ in .success(Self.record("A", status: "done")) }

@@ -50,9 +50,10 @@ struct OrchestraDBSourceTests {
     let (source, board) = Self.follow(ws.path)
     defer { source.stop() }
     #expect(board.wait(5) { $0.features.count == 1 })
-    // The writer holds its lock: WAL readers go on.
+    // A change, then the writer holds its lock: WAL readers go on, and the change is read.
+    try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-04T09:00:00Z")
     try ws.writer.send(["begin": "immediate"])
-    Thread.sleep(forTimeInterval: 0.5)
+    #expect(board.wait(2) { $0.features["FEAT-A"]?.status == "in-progress" }, "read while the writer holds its lock")
     #expect(board.board().origins[source.origin]?.connection == .live)
     try ws.writer.send(["commit": true])
     // The row is written; its change-log entry never is (a failed insert): the fingerprint finds it.

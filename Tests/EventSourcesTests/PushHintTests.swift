@@ -142,6 +142,7 @@ struct OrchestraWorkspaceSourceTests {
     while (try? peer.send(#"{"cmd":"connections"}"#).first) != "1", Date() < deadline {
       Thread.sleep(forTimeInterval: 0.05)
     }
+    #expect((try? peer.send(#"{"cmd":"connections"}"#).first) == "1", "the push hint subscribed")
     Thread.sleep(forTimeInterval: 0.3)  // past the read the connection itself asked for
 
     try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-04T10:00:00Z")

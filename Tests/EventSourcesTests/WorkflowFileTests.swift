@@ -77,12 +77,17 @@ struct WorkflowFileTests {
   }
 
   @Test func largeOrNotTextIsRefused() {
-    #expect(throws: WorkflowFile.Problem.self) {
+    let big = #expect(throws: WorkflowFile.Problem.self) {
       try WorkflowFile.parse([UInt8](repeating: 0x61, count: WorkflowFile.maxBytes + 1), file: "w.yaml")
     }
-    #expect(throws: WorkflowFile.Problem.self) { try WorkflowFile.parse([0xFF, 0xFE, 0x00], file: "w.yaml") }
+    #expect(big?.problem == "larger than \(WorkflowFile.maxBytes) bytes")
+    let binary = #expect(throws: WorkflowFile.Problem.self) {
+      try WorkflowFile.parse([0xFF, 0xFE, 0x00], file: "w.yaml")
+    }
+    #expect(binary?.problem == "not UTF-8 text")
     let deep = "states:\n" + (1...40).map { String(repeating: "  ", count: $0) + "k\($0):" }.joined(separator: "\n")
-    #expect(throws: WorkflowFile.Problem.self) { try WorkflowFile.parse(Array(deep.utf8), file: "w.yaml") }
+    let nested = #expect(throws: WorkflowFile.Problem.self) { try WorkflowFile.parse(Array(deep.utf8), file: "w.yaml") }
+    #expect(nested?.problem.contains("nested deeper than") == true, "\(String(describing: nested))")
   }
 
   @Test func theFirstYAMLFileByNameIsTheWorkflow() {

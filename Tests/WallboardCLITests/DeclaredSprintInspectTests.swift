@@ -68,7 +68,10 @@ struct DeclaredSprintInspectTests {
     #expect(Self.field(first, "members") == .number(3))
     #expect(Self.field(first, "dates_hold") == .bool(true))
     // The workspace's source and the declared one, each as it stands.
-    guard case .array(let sources)? = root["sources"] else { return }
+    guard case .array(let sources)? = root["sources"] else {
+      Issue.record("no sources")
+      return
+    }
     let names = sources.compactMap { s -> String? in
       if case .string(let n)? = Self.field(s, "name") { n } else { nil }
     }
@@ -76,7 +79,7 @@ struct DeclaredSprintInspectTests {
     #expect(names.contains { $0.hasPrefix("orchestra-db:") })
   }
 
-  @Test func aProjectFilterNarrowsTheSprintAndTheHeaderSaysSo() throws {
+  @Test func aProjectFilterNarrowsTheSprintAndTheReportSaysSo() throws {
     let ws = try Self.workspace()
     let root = try Self.inspect(ws, ["--sprint", Self.sprint, "--project", "web"])
     let scope = Self.numbers(Self.field(root["burndown"], "scope")).compactMap { $0 }

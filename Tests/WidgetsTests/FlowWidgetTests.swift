@@ -134,12 +134,14 @@ struct FlowWidgetTests {
     }
   }
 
-  @Test(arguments: ["wall", "glance", "tv", "portrait"])
+  /// The layouts with a chart slot (`glance` has none).
+  @Test(arguments: ["wall", "tv", "portrait"])
   func nothingOverflowsAt800x480(layout: String) throws {
     let (w, h) = layout == "portrait" ? (480, 800) : (800, 480)
     for days in [1, 14, 90] {
       let records = try FlowFixtures.records(
         layout, theme: "orchestra", width: w, height: h, frame: FlowFixtures.frame(days: days))
+      #expect(records.contains { $0.text.hasSuffix("/day") }, "\(layout) \(days): the flow is drawn")
       for r in records {
         #expect(r.width <= r.box.width + 0.5, "\(layout) \(days): \"\(r.text)\" is \(r.width) wide in \(r.box.width)")
         #expect(r.size <= r.box.height * 1.25 + 0.5, "\(layout) \(days): \"\(r.text)\" at \(r.size) px")
