@@ -67,8 +67,9 @@ public enum ArgumentParser {
   public static func applyConfig(_ text: String, file: String, under commandLine: [String]) throws(CLIError) -> Options
   {
     var fileArgs: [String] = []
-    // Sprint lines are checked together as they come, so that a duplicate id names its line.
-    var sprintArgs: [String] = []
+    // Each sprint line is checked alone, and its id against the earlier lines', so that a
+    // duplicate names its line (without parsing every earlier line again).
+    var sprintIds: Set<String> = []
     for (n, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
@@ -91,11 +92,12 @@ public enum ArgumentParser {
       }
       fileArgs.append(name)
       if spec.value != nil { fileArgs.append(value!) }
-      do {
+      do throws(CLIError) {
         let line = [name] + (spec.value != nil ? [value!] : [])
         if name == "--sprint" {
-          _ = try parse(sprintArgs + line)
-          sprintArgs += line
+          for s in try parse(line).sprints where !sprintIds.insert(s.id).inserted {
+            throw .usage("--sprint \(s.id): the id is declared twice")
+          }
         } else {
           _ = try parse(line)
         }
