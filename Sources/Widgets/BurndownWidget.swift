@@ -100,19 +100,9 @@ public struct BurndownWidget: Widget {
     for (i, working) in b.working.enumerated() where !working {
       canvas.fill(Rect(x: x(day: Double(i)), y: plot.minY, width: dayW, height: plot.height), t.fgDim.withAlpha(0.18))
     }
-    // Grid: a line and a label at every tick.
-    let every = Swift.max(1, Int(saturating: labelSize * 1.3 / (plot.height / Double(axis.ticks)), .up))
-    for k in 0...axis.ticks {
-      let v = Double(k) * axis.step
-      canvas.line(
-        from: Point(plot.minX, y(v)), to: Point(plot.maxX, y(v)), width: style.u(k == 0 ? 2 : 1),
-        k == 0 ? t.border : t.border.withAlpha(0.6))
-      guard k % every == 0 || k == axis.ticks else { continue }
-      painter.draw(
-        Numbers.short(v),
-        in: Rect(x: content.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2),
-        size: labelSize, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
-    }
+    ChartGrid.draw(
+      axis, plot: plot, labelX: content.minX, labelWidth: yLabelWidth - style.u(8), labelSize: labelSize,
+      labels: .fromBottom, style: style, painter: &painter, canvas: &canvas)
 
     // Guideline (burndown) from the committed total at the start of the first day.
     if mode == .burndown {

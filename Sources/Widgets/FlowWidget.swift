@@ -154,20 +154,9 @@ public struct FlowWidget: Widget {
     func x(day: Double) -> Double { plot.minX + day * dayW }
     func y(_ v: Double) -> Double { plot.maxY - v / axis.max * plot.height }
 
-    // Grid: a line and a label at every tick.
-    // Labels every `every` ticks counted down from the top, so that none crowds another.
-    let every = Swift.max(1, Int(saturating: labelSize * 1.3 / (plot.height / Double(axis.ticks)), .up))
-    for k in 0...axis.ticks {
-      let v = Double(k) * axis.step
-      canvas.line(
-        from: Point(plot.minX, y(v)), to: Point(plot.maxX, y(v)), width: style.u(k == 0 ? 2 : 1),
-        k == 0 ? t.border : t.border.withAlpha(0.6))
-      guard (axis.ticks - k) % every == 0 else { continue }
-      painter.draw(
-        Numbers.short(v),
-        in: Rect(x: area.minX, y: y(v) - labelSize, width: yLabelWidth - style.u(8), height: labelSize * 2),
-        size: labelSize, color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
-    }
+    ChartGrid.draw(
+      axis, plot: plot, labelX: area.minX, labelWidth: yLabelWidth - style.u(8), labelSize: labelSize,
+      labels: .fromTop, style: style, painter: &painter, canvas: &canvas)
 
     // The bands: each level's whole area from the baseline, top level first, so that the lower
     // ones paint over it and no seam shows between neighbours.
