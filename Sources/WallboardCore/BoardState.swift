@@ -1,7 +1,8 @@
 /// Everything the board knows, built only by `Reducer.reduce(into:_:)`.
 ///
-/// `Equatable` so that tests apply events and compare whole states.
-public struct BoardState: Equatable, Sendable {
+/// `Equatable` so that tests apply events and compare whole states; `Hashable` so that a
+/// restored board (`BoardInput.restored`) is an input like the others.
+public struct BoardState: Hashable, Sendable {
   public var settings: BoardSettings
   public internal(set) var features: [String: Feature] = [:]
   public internal(set) var sprints: [String: Sprint] = [:]
@@ -70,7 +71,7 @@ public struct BoardState: Equatable, Sendable {
 }
 
 /// Which Wallboard source (origin name) contributed each feature, sprint and workflow, by id.
-struct Contributions: Equatable, Sendable {
+struct Contributions: Hashable, Sendable {
   var features: [String: String] = [:]
   var sprints: [String: String] = [:]
   /// By project id (`""` = every project).
@@ -80,7 +81,7 @@ struct Contributions: Equatable, Sendable {
 }
 
 /// Board configuration the reducer and projections read.
-public struct BoardSettings: Equatable, Sendable {
+public struct BoardSettings: Hashable, Sendable {
   /// The workflow when no `workflow.defined` says otherwise: the seed's 13 states.
   public var workflow: Workflow
   public var estimateScale: EstimateScale
@@ -99,7 +100,7 @@ public struct BoardSettings: Equatable, Sendable {
   }
 
   /// Caps that keep memory flat on a board that runs for months.
-  public struct Limits: Equatable, Sendable {
+  public struct Limits: Hashable, Sendable {
     public var maxFeatures = 100_000
     public var maxSprints = 256
     public var maxVersionsPerFeature = 512

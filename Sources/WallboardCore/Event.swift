@@ -99,6 +99,9 @@ public enum BoardInput: Hashable, Sendable {
   case rejected(origin: String, at: Instant, reason: String, position: StreamPosition? = nil)
   /// A source's connection changed.
   case connection(origin: String, status: ConnectionStatus, at: Instant, detail: String?)
+  /// A whole board read back from a journal (a snapshot a run saved): it replaces the state,
+  /// settings included. Only a journal's reader delivers it, first, before what followed it.
+  indirect case restored(BoardState)
 }
 
 /// A source's connection as its driver sees it. `stale` is not here: it is derived from the

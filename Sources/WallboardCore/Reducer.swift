@@ -31,6 +31,9 @@ public enum Reducer {
         }
       }
       return .applied
+    case .restored(let saved):
+      state = saved
+      return .applied
     }
   }
 
