@@ -26,7 +26,10 @@ let package = Package(
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
-    .target(name: "EventSources", dependencies: ["WallboardCore", "Wire", "SQLite"], swiftSettings: strict),
+    .target(
+      name: "EventSources", dependencies: ["WallboardCore", "Wire", "SQLite", "Journal"], swiftSettings: strict),
+    // The SQLite journal of what the board received: inputs, snapshots, retention.
+    .target(name: "Journal", dependencies: ["WallboardCore", "SQLite"], swiftSettings: strict),
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -68,6 +71,7 @@ let package = Package(
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay", "Kiosk", "TextLines",
+        "Journal",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -75,7 +79,7 @@ let package = Package(
       name: "wallboard-bench",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "SQLite", "Raster", "Glyphs", "Themes", "Layout",
-        "Widgets",
+        "Widgets", "Journal",
       ],
       swiftSettings: strict),
 
@@ -96,6 +100,9 @@ let package = Package(
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "JournalTests", dependencies: ["Journal", "WallboardCore", "EventSources", "SQLite", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
     .testTarget(name: "TextLinesTests", dependencies: ["TextLines"], swiftSettings: strict),
     .testTarget(

@@ -28,6 +28,9 @@ public protocol EventSource: AnyObject, Sendable {
   var nextAttemptAt: Instant? { get }
   /// The source's own clock (the simulation's), which the board follows when every source has one.
   var ownClock: (@Sendable () -> Instant)? { get }
+  /// Whether `read(through:)` itself leaves out what came after the moment (the simulation stops
+  /// there, a journal is cut there), so that the board's own as-of rule is not applied again.
+  var appliesMoment: Bool { get }
   /// A hint that what it follows changed (a server pushed a change): look now rather than at
   /// the next poll. From any thread; a source that needs no hint ignores it.
   func lookNow()
@@ -36,6 +39,7 @@ public protocol EventSource: AnyObject, Sendable {
 extension EventSource {
   public var nextAttemptAt: Instant? { nil }
   public var ownClock: (@Sendable () -> Instant)? { nil }
+  public var appliesMoment: Bool { false }
   public func lookNow() {}
 }
 

@@ -7,6 +7,7 @@ public final class SimSource: EventSource {
   public let team: SimulatedTeam
   public let origin: String
   public let isFinite = true
+  public let appliesMoment = true
   private let driver: SimDriver
 
   public init(team: SimulatedTeam, origin: String, speed: Double) {

@@ -8,12 +8,16 @@ public struct SourceContext: Sendable {
   /// Only these projects' features (`--project`), for the sources that can leave the others
   /// unread; nil: every project.
   public var projects: Set<String>?
+  /// The board's settings, for a source that reads boards built under them (a journal).
+  public var settings: BoardSettings?
   public init(
-    locator: WorkspaceLocator, clock: @escaping @Sendable () -> Instant, projects: Set<String>? = nil
+    locator: WorkspaceLocator, clock: @escaping @Sendable () -> Instant, projects: Set<String>? = nil,
+    settings: BoardSettings? = nil
   ) {
     self.locator = locator
     self.clock = clock
     self.projects = projects
+    self.settings = settings
   }
 }
 
@@ -28,27 +32,11 @@ public enum SourceRegistry {
     OrchestraWorkspaceSource.Kind(),
     OrchestraDBSource.Kind(),
     OrchestraMarkdownSource.Kind(),
-    ReplayKind(),
+    ReplaySource.Kind(),
   ]
 
   /// The source for `spec`; an error for one that cannot be made.
   public static func make(_ spec: SourceSpec, context: SourceContext) throws(SourceError) -> any EventSource {
     try spec.configuration.make(context)
-  }
-}
-
-/// `replay:PATH`: a journal written by Wallboard — parsed, so that a config naming it is read,
-/// but not playable before the journal exists (issue 11).
-struct ReplayKind: SourceKind {
-  struct Spec: SourceConfiguration {
-    var path: String
-    var name: String { "replay:" + path }
-    func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
-      throw SourceError(source: name, problem: "not available in this build yet (no journal to replay)")
-    }
-  }
-  var usage: String { "replay:PATH" }
-  func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
-    try value(of: text, after: "replay:", needs: "a path").map { Spec(path: $0) }
   }
 }

@@ -60,7 +60,7 @@ public struct App {
     let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
     let json = InspectReport.json(
       state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit,
-      activeSprint: o.activeSprint, flowDays: o.flowDays)
+      activeSprint: o.activeSprint, flowDays: o.flowDays, afterAt: o.at == nil ? nil : load.tally.afterAsOf)
     console.out(json.serialized(pretty: true))
   }
 

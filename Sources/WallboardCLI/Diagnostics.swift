@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Journal
 internal import Raster
 internal import WallboardCore
 internal import Widgets
@@ -9,6 +10,8 @@ struct Diagnostics {
   var enabled: Bool
   var frameTime: Double = 0
   var reloadMessage: String?
+  /// The journal's state, when the board keeps one.
+  var journal: JournalStatus?
   private let started = Date()
   private var framesThisSecond = 0
   private var eventsThisSecond = 0
@@ -57,13 +60,21 @@ struct Diagnostics {
         "events \(eventsPerSecond)/s",
         "uptime \(up / 3600) h \(up / 60 % 60) min \(up % 60) s",
       ]
+      if let j = journal {
+        var line = String(format: "journal %d kept · %.1f MB", j.written, Double(j.bytes) / 1_048_576)
+        if j.dropped > 0 { line += " · \(j.dropped) not kept" }
+        if j.overBound { line += " · over its size bound" }
+        out.append(line)
+      }
     }
     if let m = reloadMessage { out.append(m) }
+    // A journal that cannot write is said whether or not the panel is on.
+    if let e = journal?.lastError { out.append("journal: " + e) }
     return out
   }
 
   /// Whether the panel shows: when it is on, or when there is a reload error to say.
-  var visible: Bool { enabled || reloadMessage != nil }
+  var visible: Bool { enabled || reloadMessage != nil || journal?.lastError != nil }
 
   /// Where the panel for `text` goes on a `width`×`height` board: the top-right corner, or else
   /// the first place clear of the header's clock and the banner (`Scene.keepClear`) going down

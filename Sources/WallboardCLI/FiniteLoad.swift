@@ -1,14 +1,21 @@
 internal import EventSources
 internal import Foundation
+internal import Journal
 internal import Projections
 public import WallboardCore
 
 /// Reads every source to the point `snapshot` and `inspect` show: finite sources to their end,
 /// the simulated team up to `--at` (or its default present moment).
+///
+/// With `--journal`, the board starts from what the journal holds (up to `--at`) and what the
+/// sources deliver is recorded in it — unless `--at` stops short of its end: an older moment is
+/// only looked at.
 public struct FiniteLoad: Sendable {
   public var state: BoardState
   /// The moment to show.
   public var at: Instant
+  /// What the store did with the inputs (events set aside after `--at` among them).
+  public var tally: BoardStore.Tally
 
   /// How far past the real clock the default moment may go (a day: events from a zone ahead).
   public static let futureTolerance = 86_400.0
@@ -23,19 +30,37 @@ public struct FiniteLoad: Sendable {
     _ options: Options, now: Instant, environment: [String: String]? = nil,
     clock: (@Sendable () -> Instant)? = nil
   ) throws(CLIError) -> FiniteLoad {
-    var state = BoardState(settings: options.boardSettings)
+    var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var present: Instant?
+    var writer: JournalWriter?
+    if let path = JournalPlace.path(options, environment: environment ?? ProcessInfo.processInfo.environment),
+      let (w, played) = try JournalPlace.open(
+        path, options: options, into: &store, through: options.at, named: true, warn: { _ in })
+    {
+      present = played.at
+      if played.reachedEnd {
+        writer = w
+        store.recorder = w
+        w.start()
+      }
+    }
+    // An error on the way closes the journal with what was read so far.
+    defer { writer?.close(final: store.state, at: store.clock ?? now) }
     // `--wait` bounds the whole load: an endless input (a device, a FIFO, a far-off `--at` for
     // the simulation) is cut off and shown as still being read.
     let started = Date()
     let deadline = started.addingTimeInterval(options.wait)
-    func apply(_ input: BoardInput) { Reducer.reduce(into: &state, input) }
     let sources = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
+      settings: options.boardSettings,
       environment: environment ?? ProcessInfo.processInfo.environment, clock: clock ?? SystemClock.now)
     for source in sources where source.isFinite {
       do throws(SourceError) {
-        if let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline, deliver: apply) {
+        let gated = !source.appliesMoment
+        let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline) { input in
+          store.apply(input, gated: gated)
+        }
+        if let reached {
           present = max(present ?? reached, reached)
         }
       } catch {
@@ -49,7 +74,7 @@ public struct FiniteLoad: Sendable {
       let liveStarted = Date()
       while Date() < deadline {
         inbox.wait(timeout: 0.05)
-        for input in inbox.take() { apply(input) }
+        for input in inbox.take() { store.apply(input) }
         let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
         if quiet >= options.settle { break }
       }
@@ -58,13 +83,16 @@ public struct FiniteLoad: Sendable {
       // each source's status as it was.
       for input in inbox.take() {
         if case .connection = input { continue }
-        apply(input)
+        store.apply(input)
       }
     }
     // The last event's time, but never more than a day past the real clock: one far-future
     // event does not stretch the present.
-    let latest = state.lastEventTime.map { min($0, now.adding(seconds: FiniteLoad.futureTolerance)) }
+    let latest = store.state.lastEventTime.map { min($0, now.adding(seconds: FiniteLoad.futureTolerance)) }
     let at = options.at ?? present ?? latest ?? now
-    return FiniteLoad(state: state, at: at)
+    // The moment shown is kept with the last snapshot: the journal alone shows it again.
+    writer?.close(final: store.state, at: max(store.clock ?? at, at))
+    writer = nil
+    return FiniteLoad(state: store.state, at: at, tally: store.tally)
   }
 }

@@ -9,9 +9,10 @@ public enum InspectReport {
   ///   - now: the real clock, against which each source's staleness is judged.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the window of `flow` and `throughput` (`Flow.dayRange`).
+  ///   - afterAt: with `--at`, how many events were set aside as dated after it.
   public static func json(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
-    flowDays: Int = Flow.defaultDays
+    flowDays: Int = Flow.defaultDays, afterAt: Int? = nil
   ) -> JSONValue {
     let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
@@ -118,10 +119,11 @@ public enum InspectReport {
         (
           "events",
           .object(
-            JSONObject([
-              ("applied", int(state.counters.applied)), ("duplicates", int(state.counters.duplicates)),
-              ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
-            ]))
+            JSONObject(
+              [
+                ("applied", int(state.counters.applied)), ("duplicates", int(state.counters.duplicates)),
+                ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
+              ] + (afterAt.map { [("after_at", int($0))] } ?? [])))
         ),
         ("active_sprint_error", str(state.missingSprint(preferred: activeSprint).map(Self.missingText))),
         ("filter", filterJSON(state)),

@@ -1,5 +1,6 @@
 internal import EventSources
 internal import Foundation
+internal import Journal
 internal import Kiosk
 internal import Projections
 internal import Raster
@@ -10,6 +11,10 @@ internal import Widgets
 /// 30 frames a second), once a second for the clock and the ages, and otherwise sleeps. Only the
 /// widgets whose model changed are redrawn, and only their rectangles are presented. Pages turn
 /// by their durations; the night schedule dims or blanks; burn-in protection moves the frame.
+///
+/// With a journal (the default), the board first restores what it last knew — shown as such until
+/// a source is live — and records every input; on its way out (a stop signal, `q`) it writes the
+/// journal's tail and a last snapshot.
 struct LiveRun {
   let options: Options
   let console: Console
@@ -18,12 +23,45 @@ struct LiveRun {
 
   func run() throws(CLIError) {
     let inbox = Inbox()
+    var store = BoardStore(settings: options.boardSettings)
+    var writer: JournalWriter?
+    if let path = JournalPlace.path(options, environment: environment),
+      let (w, played) = try JournalPlace.open(
+        path, options: options, into: &store, named: options.journal != nil, warn: console.error)
+    {
+      if played.snapshot != nil || played.inputs > 0 { store.markRestored() }
+      store.recorder = w
+      w.start()
+      writer = w
+    }
+    // Runs last: after the sources stopped and the display closed, nothing accepted is lost.
+    defer {
+      if let writer {
+        writer.close(final: store.state, at: store.clock ?? now())
+        let t = store.tally
+        let taken = t.applied + t.duplicate + t.ignored + t.rejected
+        let s = writer.status
+        console.error(
+          "wallboard: journal \(writer.path): kept \(s.written) of \(taken) inputs"
+            + (s.dropped > 0 ? " (\(s.dropped) dropped while the disk fell behind)" : "")
+            + (s.lastError.map { " — last error: \($0)" } ?? ""))
+      }
+    }
     let sources = SourceSet.start(
       try SourceSet.make(
         options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
+      settings: options.boardSettings,
         environment: environment, clock: now),
       inbox: inbox)
-    defer { sources.stop() }
+    defer {
+      sources.stop()
+      // What the sources delivered before they stopped is taken (and kept) too.
+      let last = inbox.take()
+      if !last.isEmpty {
+        let t = store.clock ?? now()
+        for i in last { store.apply(i, at: t) }
+      }
+    }
     var settings = LiveSettings(options)
     // The board's clock: the simulation's when every source is simulated, else the real one.
     let boardTime = sources.clock(real: now)
@@ -31,12 +69,11 @@ struct LiveRun {
     let display = try Displays.open(options, environment: environment, console: console)
     defer { display.close() }
     if case .text = display.kind {
-      try runText(inbox: inbox, zone: settings.zone, boardTime: boardTime)
+      try runText(inbox: inbox, store: &store, zone: settings.zone, boardTime: boardTime)
       return
     }
     let resources = try Resources.locate(environment: environment)
     var scene = try Scene.load(options, resources: resources)
-    var state = BoardState(settings: options.boardSettings)
     var board = Canvas(width: 16, height: 16)
     func screen() -> Screen { Screen(width: display.size.width, height: display.size.height, rotation: options.rotate) }
     func makeCanvas() -> Canvas {
@@ -56,9 +93,13 @@ struct LiveRun {
 
     while true {
       let inputs = inbox.take()
-      for i in inputs { Reducer.reduce(into: &state, i) }
-      if !inputs.isEmpty { stateChanged = true }
+      if !inputs.isEmpty {
+        let t = boardTime()
+        for i in inputs { store.apply(i, at: t) }
+        stateChanged = true
+      }
       diagnostics.count(inputs)
+      diagnostics.journal = writer?.status
 
       for event in display.events() {
         switch event {
@@ -93,7 +134,7 @@ struct LiveRun {
         if fresh.sprints != settings.sprints {
           // The declared source's new snapshot replaces its sprints, and nothing else.
           let declared = DeclaredSprintsSource(sprints: fresh.sprints, clock: now)
-          for input in declared.inputs(at: now()) { Reducer.reduce(into: &state, input) }
+          for input in declared.inputs(at: now()) { store.apply(input, at: boardTime()) }
         }
         settings = fresh
         stateChanged = true
@@ -104,8 +145,9 @@ struct LiveRun {
         let wall = now()
         let started = Date()
         let frame = FrameModel(
-          state: state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
-          reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays)
+          state: store.state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
+          reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays,
+          restoredFrom: store.restoredFrom)
         // The panel goes where it covers neither the clock nor the banner. One that moved, changed
         // size or went away leaves nothing behind: the frame is then drawn in full.
         let panelText = diagnostics.visible ? diagnostics.lines : []
@@ -150,17 +192,21 @@ struct LiveRun {
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   /// The text board, redrawn on change and once a second.
-  func runText(inbox: Inbox, zone: Zone, boardTime: @Sendable () -> Instant) throws(CLIError) {
-    var state = BoardState(settings: options.boardSettings)
+  func runText(
+    inbox: Inbox, store: inout BoardStore, zone: Zone, boardTime: @Sendable () -> Instant
+  ) throws(CLIError) {
     var lastDraw = Date.distantPast
     var dirty = true
     while true {
       let inputs = inbox.take()
-      for i in inputs { Reducer.reduce(into: &state, i) }
-      if !inputs.isEmpty { dirty = true }
+      if !inputs.isEmpty {
+        let t = boardTime()
+        for i in inputs { store.apply(i, at: t) }
+        dirty = true
+      }
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
         let text = TextBoard.render(
-          state: state, at: boardTime(), now: now(), zone: zone, unit: options.unit, activeSprint: options.activeSprint,
+          state: store.state, at: boardTime(), now: now(), zone: zone, unit: options.unit, activeSprint: options.activeSprint,
           flowDays: options.flowDays)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()

@@ -118,10 +118,7 @@ enum OptionTable {
         "days of the cumulative flow shown when no sprint is active "
         + "(\(Flow.dayRange.lowerBound)–\(Flow.dayRange.upperBound)); default \(Flow.defaultDays)"
     ) { o, v throws(CLIError) in
-      // Digits only (no sign, no spaces), few enough that `Int` cannot overflow.
-      guard v.utf8.count <= 9, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-        let n = Int(v), Flow.dayRange.contains(n)
-      else {
+      guard let n = wholeNumber(v, in: Flow.dayRange) else {
         throw .usage(
           "--flow-days: \"\(v)\" is not a whole number of days from \(Flow.dayRange.lowerBound) to \(Flow.dayRange.upperBound)"
         )
@@ -209,13 +206,34 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--journal", value: "PATH",
-      help: "where received events are kept (the journal is not in this build yet: accepted, unused)"
+      help:
+        "the SQLite journal where the board keeps what it received and restores from; `run` keeps one by "
+        + "default (under $STATE_DIRECTORY, $XDG_STATE_HOME or ~/.local/state, in wallboard/), "
+        + "inspect and snapshot only when named"
     ) { o, v throws(CLIError) in
       try nonEmpty("--journal", v)
       o.journal = v
     },
-    OptionSpec(name: "--no-journal", value: nil, help: "keep no journal (the default in this build)") {
+    OptionSpec(name: "--no-journal", value: nil, help: "keep no journal and restore none") {
       o, _ throws(CLIError) in o.noJournal = true
+    },
+    OptionSpec(
+      name: "--journal-size", value: "MB",
+      help: "past this size the journal compacts its older inputs into a snapshot (1–100000; default 50)"
+    ) { o, v throws(CLIError) in
+      guard let n = wholeNumber(v, in: 1...100_000) else {
+        throw .usage("--journal-size: \"\(v)\" is not a whole number of megabytes from 1 to 100000")
+      }
+      o.journalMegabytes = n
+    },
+    OptionSpec(
+      name: "--journal-sprints", value: "N",
+      help: "sprints before the active one whose inputs the journal always keeps (0–100; default 3)"
+    ) { o, v throws(CLIError) in
+      guard let n = wholeNumber(v, in: 0...100) else {
+        throw .usage("--journal-sprints: \"\(v)\" is not a whole number from 0 to 100")
+      }
+      o.journalSprints = n
     },
     OptionSpec(
       name: "--config", value: "PATH",
@@ -245,6 +263,14 @@ enum OptionTable {
   ]
 
   static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+  /// Digits only (no sign, no spaces), few enough that `Int` cannot overflow, within `range`.
+  static func wholeNumber(_ v: String, in range: ClosedRange<Int>) -> Int? {
+    guard v.utf8.count <= 9, !v.isEmpty, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      let n = Int(v), range.contains(n)
+    else { return nil }
+    return n
+  }
 
   static func nonEmpty(_ name: String, _ v: String) throws(CLIError) {
     if v.isEmpty { throw .usage("\(name) needs a value") }

@@ -24,8 +24,13 @@ public struct Options: Sendable {
   public var unit: UnitChoice = .auto
   /// The cumulative flow's window when no sprint is active, in days (`Flow.dayRange`).
   public var flowDays = Flow.defaultDays
+  /// `--journal`: the journal to restore from and record to.
   public var journal: String?
   public var noJournal = false
+  /// The journal's size bound (`--journal-size`), in MiB.
+  public var journalMegabytes = 50
+  /// Sprints before the active one the journal always keeps (`--journal-sprints`).
+  public var journalSprints = 3
   public var config: String?
   public var settle = 1.0
   public var wait = 10.0
@@ -55,8 +60,10 @@ public struct Options: Sendable {
     BoardSettings(workflow: workflow, estimateScale: estimateScale, filter: filter)
   }
 
-  /// The sources, or the simulated team when none was named.
+  /// The sources, or the simulated team when none was named — none when a journal was named
+  /// instead: the board it holds is then shown alone.
   public var effectiveSources: [SourceSpec] {
-    sources.isEmpty ? [SourceSpec(SimSource.Spec())] : sources
+    guard sources.isEmpty else { return sources }
+    return journal != nil && !noJournal ? [] : [SourceSpec(SimSource.Spec())]
   }
 }

@@ -13,13 +13,14 @@ final class SourceSet {
   /// declared sprints' source when there are any: first, so that every feature is recorded
   /// knowing their membership labels.
   static func make(
-    _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], environment: [String: String],
-    clock: @escaping @Sendable () -> Instant
+    _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], settings: BoardSettings? = nil,
+    environment: [String: String], clock: @escaping @Sendable () -> Instant
   ) throws(CLIError) -> [any EventSource] {
     // `--project`: the workspace sources leave other projects' features unread (the board's
     // filter would keep them aside anyway).
     let context = SourceContext(
-      locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects))
+      locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects),
+      settings: settings)
     var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
       do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {

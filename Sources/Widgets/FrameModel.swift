@@ -11,7 +11,7 @@ public struct FrameModel: Sendable {
   public var progress: Progress
   public var sources: [SourceRow]
   public var recent: [RecentRow]
-  /// When not nil, the "not connected" banner's text.
+  /// When not nil, the banner's text: the board restored from its journal, or not connected.
   public var banner: String?
   /// For `live` dots: which half of the two-second pulse we are in.
   public var pulse: Bool
@@ -26,9 +26,12 @@ public struct FrameModel: Sendable {
   ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the cumulative flow's window (`Flow.dayRange`), drawn when no sprint is active.
+  ///   - restoredFrom: the board was restored from its journal and no source is live yet: the
+  ///     time it last heard anything (`BoardStore.restoredFrom`).
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
-    reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays
+    reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays,
+    restoredFrom: Instant? = nil
   ) {
     let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
@@ -52,16 +55,17 @@ public struct FrameModel: Sendable {
       RecentRow(featureId: t.featureId, title: t.title, to: t.to, age: Ages.text(from: t.at, to: at))
     }
     let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
-    if !troubled.isEmpty {
+    // The time alone when the data is from today; with the date when it is older.
+    func since(_ t: Instant) -> String {
+      zone.date(of: t) == zone.date(of: now)
+        ? "showing data from \(Clock.hhmm(t, zone))"
+        : "showing data from \(Clock.dayMonth(zone.date(of: t))) \(Clock.hhmm(t, zone))"
+    }
+    if let restoredFrom {
+      banner = "Last known board — " + since(restoredFrom)
+    } else if !troubled.isEmpty {
       let heard = troubled.compactMap { $0.lastEventAt ?? $0.lastHeard }.min()
-      // The time alone when the data is from today; with the date when it is older.
-      let since =
-        heard.map { t in
-          zone.date(of: t) == zone.date(of: now)
-            ? " — showing data from \(Clock.hhmm(t, zone))"
-            : " — showing data from \(Clock.dayMonth(zone.date(of: t))) \(Clock.hhmm(t, zone))"
-        } ?? " — no data yet"
-      banner = "Not connected" + since
+      banner = "Not connected — " + (heard.map(since) ?? "no data yet")
     } else {
       banner = nil
     }

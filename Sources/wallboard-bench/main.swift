@@ -3,6 +3,7 @@
 import EventSources
 import Foundation
 import Glyphs
+import Journal
 import Layout
 import Projections
 import Raster
@@ -506,9 +507,79 @@ let idleSources = [
   idleFollowing("orchestra:WORKSPACE, its database, idle, 15 s", idleWorkspaceSource),
 ]
 
+// 9. The journal. Writing: 200,000 status changes encoded and inserted in transactions of 4,096
+// (what the writer's thread does with a busy board's inputs). Restoring: a journal of 110,000
+// inputs over the 500-feature board whose last 9,999 came after its last snapshot (a crash just
+// before the next one): opened, played into a store, and the first frame computed and drawn.
+let journalDir = NSTemporaryDirectory() + "wallboard-bench-journal-\(getpid())"
+try! FileManager.default.createDirectory(atPath: journalDir, withIntermediateDirectories: true)
+let journalInputs = statusEvents.prefix(200_000).map { BoardInput.event($0) }
+var journalRun = 0
+let journalWrite = measure("journal: encode + insert, batches of 4,096", count: journalInputs.count, goal: 200_000) {
+  journalRun += 1
+  let path = journalDir + "/write-\(journalRun).db"
+  let file = try! JournalFile(path: path, mode: .write)
+  var i = 0
+  var at = base
+  while i < journalInputs.count {
+    var batch = JournalBatch()
+    for input in journalInputs[i..<min(i + 4096, journalInputs.count)] {
+      if case .event(let e) = input { at = e.time }
+      batch.append(input, .applied, at: at)
+    }
+    try! file.write(batch)
+    i += 4096
+  }
+  for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+let restorePath = journalDir + "/restore.db"
+do {
+  let writer = try! JournalWriter(path: restorePath, snapshotEvery: 10_000)
+  var store = BoardStore(settings: BoardSettings(), recorder: writer)
+  writer.start()
+  // The seeded board's own events, then status changes up to 9,999 past the 11th snapshot.
+  var seed = BoardState()
+  var ids: [String] = []
+  for i in 0..<featureCount {
+    let e = Event(
+      origin: "bench", time: base,
+      body: .featureCreated(Feature(id: "FEAT-\(i)", title: "Feature \(i)", status: statuses[0], estimate: "M")))
+    store.apply(.event(e))
+    Reducer.reduce(into: &seed, e)
+    ids.append("FEAT-\(i)")
+  }
+  let sprint = Sprint(
+    id: "s1", name: "Sprint 1", startDate: base.utcDate, endDate: base.utcDate.adding(days: 11), featureIds: ids)
+  store.apply(.event(Event(origin: "bench", time: base, body: .sprintCreated(sprint))))
+  store.apply(
+    .event(Event(origin: "bench", time: base, body: .sprintStarted(id: "s1", startedAt: base, patch: SprintPatch()))))
+  var n = featureCount + 2
+  for e in statusEvents where n < 109_999 {
+    store.apply(.event(e))
+    n += 1
+  }
+  writer.close()  // no last snapshot: as after a crash
+}
+let restoreFile = try! JournalFile(path: restorePath, mode: .read)
+let restoreRows = try! restoreFile.inputRange().count
+let restoreTail = restoreRows - (try! restoreFile.snapshots().last?.through ?? 0)
+let restoreFrame = measure(
+  "restore 110,000-input journal + first frame 1080p", count: 1, goal: nil
+) {
+  let file = try! JournalFile(path: restorePath, mode: .read)
+  var store = BoardStore(settings: BoardSettings())
+  _ = try! file.play(through: nil, settings: BoardSettings()) { i, at in store.apply(i, at: at, gated: false) }
+  let at = store.clock!
+  let frame = FrameModel(state: store.state, at: at, now: at, zone: .utc, unit: .auto, restoredFrom: at)
+  var renderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
+  var canvas = Canvas(width: 1920, height: 1080)
+  sink &+= renderer.render(frame, style: style(height: 1080), into: &canvas).count
+}
+try? FileManager.default.removeItem(atPath: journalDir)
+
 print("Wallboard benchmarks (release, best of 5 runs)")
 print("")
-for r in [reducer, jsonl, orchestra, projections] {
+for r in [reducer, jsonl, orchestra, projections, journalWrite] {
   let rate = String(format: "%12.0f /s", r.perSecond)
   let goal =
     r.goal.map { g in
@@ -522,7 +593,7 @@ print("")
 for (r, goalMs) in [
   (render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil),
   (markdownBoard, 1000.0), (markdownScan, nil), (firstBoard, 300), (oneChange, 20), (flow14, nil), (flow90, nil),
-  (flowFrame, nil),
+  (flowFrame, nil), (restoreFrame, 300),
 ]
   as [(Result, Double?)]
 {
@@ -534,6 +605,7 @@ for (r, goalMs) in [
   print("\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%9.3f ms", ms))\(goal)")
 }
 print("(the one-widget frame redrew \(changedWidgets) rectangle(s))")
+print("(the restored journal holds \(restoreRows) inputs, \(restoreTail) of them after its last snapshot)")
 print(
   "(the first board holds \(workspaceFeatures) features and \(backfilledVersions) versions, backfilled from their trails)"
 )

@@ -1,0 +1,140 @@
+public import Foundation
+internal import Journal
+public import WallboardCore
+
+/// `replay:PATH[,speed=X]`: a journal written by Wallboard, played back.
+///
+/// Read (`inspect`, `snapshot`): instantly, up to `--at` — the board as it stood at that moment
+/// of the run that wrote it, from the latest snapshot before it. Followed (`run`): from the
+/// journal's start at `speed` times its pace, quiet stretches cut to a few seconds as the
+/// simulation does; its clock is the journal's, and what it delivers is received now (so the
+/// sources it replays look live while it plays, and stale once it ends).
+public final class ReplaySource: EventSource, @unchecked Sendable {
+  public let path: String
+  public let origin: String
+  public let speed: Double
+  /// The board's settings, so that a snapshot built under others is not used.
+  let settings: BoardSettings?
+  public let isFinite = true
+  public let appliesMoment = true
+  /// The longest real wait between two inputs while followed.
+  let maxGap = 4.0
+
+  private let lock = NSLock()
+  private var anchorJournal: Instant?
+  private var anchorReal = Date()
+  private var stopped = false
+
+  public init(path: String, origin: String, speed: Double = 1, settings: BoardSettings? = nil) {
+    self.path = path
+    self.origin = origin
+    self.speed = speed
+    self.settings = settings
+  }
+
+  /// Plays the journal up to `moment` (its end when nil); returns the board time reached.
+  public func read(
+    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+  ) throws(SourceError) -> Instant? {
+    do {
+      let file = try JournalFile(path: path, mode: .read)
+      let played = try file.play(through: moment, settings: settings) { input, _ in deliver(input) }
+      return moment ?? played.at
+    } catch {
+      throw SourceError(source: origin, problem: error.description)
+    }
+  }
+
+  /// The journal's clock while it plays: where the replay has reached.
+  public var ownClock: (@Sendable () -> Instant)? { { [self] in journalNow() ?? SystemClock.now() } }
+
+  func journalNow() -> Instant? {
+    lock.withLock { anchorJournal.map { $0.adding(seconds: Date().timeIntervalSince(anchorReal) * speed) } }
+  }
+
+  public func stop() { lock.withLock { stopped = true } }
+
+  private var isStopped: Bool { lock.withLock { stopped } }
+
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
+    let thread = Thread { [self] in
+      deliver(.connection(origin: origin, status: .connecting, at: SystemClock.now(), detail: "replaying \(path)"))
+      do throws(JournalError) {
+        let file = try JournalFile(path: path, mode: .read)
+        _ = try file.play(through: nil, settings: settings) { input, at in
+          guard !isStopped else { return }
+          wait(until: at)
+          guard !isStopped else { return }
+          deliver(Self.received(input, now: SystemClock.now()))
+        }
+        deliver(.connection(origin: origin, status: .ended, at: SystemClock.now(), detail: "replayed to its end"))
+      } catch {
+        deliver(.connection(origin: origin, status: .offline, at: SystemClock.now(), detail: error.description))
+      }
+    }
+    thread.start()
+  }
+
+  /// Sleeps until the replay's clock reaches `at`; a wait longer than `maxGap` is cut to it.
+  private func wait(until at: Instant) {
+    lock.lock()
+    if anchorJournal == nil {
+      anchorJournal = at
+      anchorReal = Date()
+    }
+    lock.unlock()
+    while !isStopped, let now = journalNow(), now < at {
+      var wait = Double(at.millis - now.millis) / 1000 / speed
+      if wait > maxGap {
+        lock.withLock {
+          anchorJournal = Instant(millis: at.millis - Int64(maxGap * speed * 1000))
+          anchorReal = Date()
+        }
+        wait = maxGap
+      }
+      Thread.sleep(forTimeInterval: min(wait, 0.25))
+    }
+  }
+
+  /// `input` as received now: its receive time (not the time it tells of) moved to `now`.
+  static func received(_ input: BoardInput, now: Instant) -> BoardInput {
+    switch input {
+    case .event(var e):
+      e.receivedAt = now
+      return .event(e)
+    case .rejected(let o, _, let r, let p): return .rejected(origin: o, at: now, reason: r, position: p)
+    case .connection(let o, let s, _, let d): return .connection(origin: o, status: s, at: now, detail: d)
+    case .restored: return input
+    }
+  }
+}
+
+extension ReplaySource {
+  /// `replay:PATH`, `replay:PATH,speed=X`.
+  public struct Spec: SourceConfiguration {
+    public var path: String
+    public var speed = 1.0
+    public var name: String { "replay:" + path + (speed == 1 ? "" : ",speed=\(formatNumber(speed))") }
+    public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
+      ReplaySource(path: path, origin: "replay:" + path, speed: speed, settings: context.settings)
+    }
+  }
+
+  struct Kind: SourceKind {
+    var usage: String { "replay:PATH[,speed=X]" }
+    func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
+      guard var path = try value(of: text, after: "replay:", needs: "the path of a journal") else { return nil }
+      var spec = Spec(path: path)
+      if let comma = path.lastIndex(of: ","), path[path.index(after: comma)...].hasPrefix("speed=") {
+        let v = path[path.index(after: comma)...].dropFirst("speed=".count)
+        guard let speed = Double(v), speed.isFinite, speed > 0, speed <= 1_000_000 else {
+          throw SourceSpecError(text: text, problem: "speed must be a number above 0 and at most 1000000")
+        }
+        path = String(path[..<comma])
+        guard !path.isEmpty else { throw SourceSpecError(text: text, problem: "replay: needs the path of a journal") }
+        spec = Spec(path: path, speed: speed)
+      }
+      return spec
+    }
+  }
+}

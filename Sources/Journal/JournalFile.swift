@@ -1,0 +1,302 @@
+public import SQLite
+public import WallboardCore
+
+/// One connection to a journal file: its schema, made or migrated on open, and its two tables,
+/// `inputs` (every input the board took, in order) and `snapshots` (the whole board after the
+/// input `through`).
+///
+/// Not `Sendable`: a connection stays on the thread that opened it (`JournalWriter` opens its own).
+public final class JournalFile {
+  public let path: String
+  let db: Database
+  private var insertInput: Statement?
+  private var insertSnapshot: Statement?
+
+  /// How the file is opened.
+  public enum Mode: Sendable {
+    /// Read only; the file must exist.
+    case read
+    /// Read and write; made when missing.
+    case write
+  }
+
+  /// The longest blob read back (a snapshot of a very large board).
+  public static let maxBlobBytes = 256 << 20
+
+  /// Opens `path`, making or migrating its schema when writing.
+  public init(path: String, mode: Mode) throws(JournalError) {
+    self.path = path
+    do {
+      db = try Database(path: path, mode: mode == .read ? .readOnly : .readWrite(create: true), busyTimeout: 5)
+    } catch {
+      throw error.isCannotOpen ? .cannotOpen(path: path, reason: error.message) : .sqlite(path: path, error)
+    }
+    db.maxValueBytes = JournalFile.maxBlobBytes
+    try guarded { () throws(SQLiteError) in
+      if mode == .write {
+        // Set before the first table exists (it is fixed then): compaction gives pages back.
+        try db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("PRAGMA synchronous=NORMAL")
+        try db.execute("PRAGMA journal_size_limit=\(JournalFile.walLimit)")
+      }
+    }
+    try JournalSchema.prepare(self, writable: mode == .write)
+  }
+
+  /// The write-ahead log is cut back to this after a checkpoint.
+  static let walLimit = 4 << 20
+
+  /// Runs `body`, turning SQLite's errors into the journal's (a damaged file named as such).
+  func guarded<T>(_ body: () throws(SQLiteError) -> T) throws(JournalError) -> T {
+    do { return try body() } catch {
+      if error.isNotADatabase { throw .damaged(path: path, detail: error.message) }
+      throw .sqlite(path: path, error)
+    }
+  }
+
+  // MARK: Writing
+
+  /// Appends `rows` and `snapshots` in one transaction, in their order: each snapshot covers the
+  /// rows before it (`JournalBatch`). Returns the id of the last input written.
+  @discardableResult
+  public func write(_ batch: JournalBatch) throws(JournalError) -> Int64 {
+    try guarded { () throws(SQLiteError) in
+      if insertInput == nil {
+        insertInput = try db.prepare(
+          "INSERT INTO inputs(at, kind, origin, seq, time, topic, outcome, body) VALUES (?,?,?,?,?,?,?,?)")
+        insertSnapshot = try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,?,?)")
+      }
+      let rows = insertInput!
+      let snaps = insertSnapshot!
+      return try db.transaction { () throws(SQLiteError) -> Int64 in
+        var last = try db.scalar("SELECT coalesce(max(id), 0) FROM inputs")?.integer ?? 0
+        var next = 0
+        for item in batch.items {
+          switch item {
+          case .input(let r):
+            try rows.run([
+              .integer(r.at.millis), .integer(Int64(r.kind.rawValue)), .text(r.origin), r.seq.map(Value.integer) ?? .null,
+              .integer(r.time.millis), r.topic.map(Value.text) ?? .null, .integer(Int64(r.outcome.rawValue)),
+              .blob(batch.bodies[next]),
+            ])
+            next += 1
+            last = db.lastInsertRowID
+          case .snapshot(let s):
+            try snaps.run([.integer(last), .integer(s.at.millis), .integer(s.gap ? 1 : 0), .blob(s.bytes)])
+          }
+        }
+        return last
+      }
+    }
+  }
+
+  // MARK: Reading
+
+  /// The snapshots kept, oldest first (without their boards).
+  public func snapshots() throws(JournalError) -> [SnapshotInfo] {
+    try guarded { () throws(SQLiteError) in
+      try db.rows("SELECT id, through, at, gap, length(state) FROM snapshots ORDER BY id").map { r in
+        SnapshotInfo(
+          id: r[0].integer ?? 0, through: r[1].integer ?? 0, at: Instant(millis: r[2].integer ?? 0),
+          gap: (r[3].integer ?? 0) != 0, bytes: Int(r[4].integer ?? 0))
+      }
+    }
+  }
+
+  /// The board a snapshot holds.
+  public func board(of snapshot: SnapshotInfo) throws(JournalError) -> BoardState {
+    let blob = try guarded { () throws(SQLiteError) in
+      try db.scalar("SELECT state FROM snapshots WHERE id = ?", [.integer(snapshot.id)])
+    }
+    guard case .blob(let bytes)? = blob else {
+      throw .damaged(path: path, detail: "snapshot \(snapshot.id) holds no board")
+    }
+    do { return try BoardCodec.decodeState(bytes) } catch {
+      throw .damaged(path: path, detail: "snapshot \(snapshot.id): \(error)")
+    }
+  }
+
+  /// Every input after row `after`, in order, each decoded; stops when `body` returns false.
+  public func inputs(
+    after: Int64, _ body: (JournalRow, BoardInput) throws(JournalError) -> Bool
+  ) throws(JournalError) {
+    let s = try guarded { () throws(SQLiteError) in
+      let s = try db.prepare(
+        "SELECT id, at, kind, origin, seq, time, topic, outcome, body FROM inputs WHERE id > ? ORDER BY id")
+      try s.bind([.integer(after)])
+      return s
+    }
+    while try guarded({ () throws(SQLiteError) in try s.step() }) {
+      let (row, bytes) = try guarded { () throws(SQLiteError) in try JournalRow.read(s) }
+      let input: BoardInput
+      do { input = try BoardCodec.decodeInput(bytes) } catch {
+        throw .damaged(path: path, detail: "input \(row.id): \(error)")
+      }
+      guard try body(row, input) else { return }
+    }
+  }
+
+  /// How many inputs it holds, and the first and last ids.
+  public func inputRange() throws(JournalError) -> (count: Int64, first: Int64, last: Int64) {
+    try guarded { () throws(SQLiteError) in
+      let r = try db.rows("SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM inputs")[0]
+      return (r[0].integer ?? 0, r[1].integer ?? 0, r[2].integer ?? 0)
+    }
+  }
+
+  /// The rows before this id were compacted away (0: none were).
+  public func compactedThrough() throws(JournalError) -> Int64 {
+    try guarded { () throws(SQLiteError) in
+      try db.scalar("SELECT value FROM meta WHERE key = 'compacted_through'")?.integer ?? 0
+    }
+  }
+
+  /// `PRAGMA integrity_check`: "ok", or what is wrong.
+  public func integrityCheck() throws(JournalError) -> String {
+    try guarded { () throws(SQLiteError) in
+      try db.rows("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "; ")
+    }
+  }
+
+  /// The bytes the file's pages in use take, plus its write-ahead log's limit.
+  public func bytesInUse() throws(JournalError) -> Int64 {
+    try guarded { () throws(SQLiteError) in
+      let pages = try db.scalar("PRAGMA page_count")?.integer ?? 0
+      let free = try db.scalar("PRAGMA freelist_count")?.integer ?? 0
+      let size = try db.scalar("PRAGMA page_size")?.integer ?? 4096
+      return (pages - free) * size
+    }
+  }
+}
+
+/// One input as the `inputs` table keeps it: the columns beside its encoded body, which say at a
+/// glance what it was (`sqlite3 journal.db 'SELECT * FROM inputs'`).
+public struct JournalRow: Hashable, Sendable {
+  public var id: Int64
+  /// The board's time when it arrived (never going back from one row to the next).
+  public var at: Instant
+  public var kind: Kind
+  public var origin: String
+  public var seq: Int64?
+  /// The event's own time; a rejection's or connection change's.
+  public var time: Instant
+  /// The event's topic (`feature.updated`); nil for the other kinds.
+  public var topic: String?
+  public var outcome: Outcome
+
+  public enum Kind: Int, Hashable, Sendable {
+    case event = 0, rejected = 1, connection = 2
+  }
+
+  /// What the reducer did with it.
+  public enum Outcome: Int, Hashable, Sendable {
+    case applied = 0, duplicate = 1, ignored = 2, rejected = 3
+
+    public init(_ r: Reduction) {
+      switch r {
+      case .applied: self = .applied
+      case .duplicate: self = .duplicate
+      case .ignored: self = .ignored
+      case .rejected: self = .rejected
+      }
+    }
+  }
+
+  /// The columns for `input`; nil for a restored board (kept as a snapshot, not a row).
+  public init?(_ input: BoardInput, _ reduction: Reduction, at: Instant) {
+    self.id = 0
+    self.at = at
+    self.outcome = Outcome(reduction)
+    switch input {
+    case .event(let e):
+      (kind, origin, seq, time, topic) = (.event, e.origin, e.seq, e.time, e.body.topic)
+    case .rejected(let o, let t, _, let p):
+      (kind, origin, seq, time, topic) = (.rejected, o, p?.seq, t, nil)
+    case .connection(let o, _, let t, _):
+      (kind, origin, seq, time, topic) = (.connection, o, nil, t, nil)
+    case .restored:
+      return nil
+    }
+  }
+
+  init(id: Int64, at: Instant, kind: Kind, origin: String, seq: Int64?, time: Instant, topic: String?, outcome: Outcome)
+  {
+    (self.id, self.at, self.kind, self.origin, self.seq, self.time, self.topic, self.outcome) =
+      (id, at, kind, origin, seq, time, topic, outcome)
+  }
+
+  /// The current row of `SELECT id, at, kind, origin, seq, time, topic, outcome, body`.
+  static func read(_ s: Statement) throws(SQLiteError) -> (JournalRow, [UInt8]) {
+    let id = try s.value(0).integer ?? 0
+    guard let kind = Kind(rawValue: Int(try s.value(2).integer ?? -1)),
+      let outcome = Outcome(rawValue: Int(try s.value(7).integer ?? -1)),
+      case .blob(let body) = try s.value(8)
+    else {
+      throw SQLiteError(code: 11, message: "input \(id) has an unknown kind, outcome or no body", context: s.sql)
+    }
+    let row = JournalRow(
+      id: id, at: Instant(millis: try s.value(1).integer ?? 0), kind: kind, origin: try s.value(3).text ?? "",
+      seq: try s.value(4).integer, time: Instant(millis: try s.value(5).integer ?? 0), topic: try s.value(6).text,
+      outcome: outcome)
+    return (row, body)
+  }
+}
+
+/// A snapshot as listed: where it stands among the inputs, not the board itself.
+public struct SnapshotInfo: Hashable, Sendable {
+  public var id: Int64
+  /// The last input it covers.
+  public var through: Int64
+  /// The board's time when it was taken.
+  public var at: Instant
+  /// The inputs before it are not all kept (compacted, or dropped when the disk fell behind):
+  /// a replay starts from it, not from the rows before.
+  public var gap: Bool
+  /// The encoded board's size.
+  public var bytes: Int
+}
+
+/// What one transaction writes: inputs with their encoded bodies, and snapshots between them.
+public struct JournalBatch {
+  public enum Item {
+    case input(JournalRow)
+    case snapshot(at: Instant, gap: Bool, bytes: [UInt8])
+  }
+  public var items: [Item] = []
+  /// The inputs' bodies, in the order of their items.
+  public var bodies: [[UInt8]] = []
+  public init() {}
+
+  public var isEmpty: Bool { items.isEmpty }
+
+  public mutating func append(_ input: BoardInput, _ reduction: Reduction, at: Instant) {
+    guard let row = JournalRow(input, reduction, at: at) else { return }
+    items.append(.input(row))
+    bodies.append(BoardCodec.encode(input))
+  }
+
+  public mutating func append(snapshot state: BoardState, at: Instant, gap: Bool) {
+    items.append(.snapshot(at: at, gap: gap, bytes: BoardCodec.encode(state)))
+  }
+}
+
+extension Event.Body {
+  /// The topic as written on the wire (`feature.updated`); `unknown`'s own.
+  public var topic: String {
+    switch self {
+    case .featureCreated: "feature.created"
+    case .featureUpdated: "feature.updated"
+    case .featureDeleted: "feature.deleted"
+    case .workflowTransitioned: "workflow.transitioned"
+    case .workflowDefined: "workflow.defined"
+    case .sprintCreated: "sprint.created"
+    case .sprintStarted: "sprint.started"
+    case .sprintScopeChanged: "sprint.scope_changed"
+    case .sprintClosed: "sprint.closed"
+    case .boardSnapshot: "board.snapshot"
+    case .heartbeat: "heartbeat"
+    case .unknown(let t): t
+    }
+  }
+}

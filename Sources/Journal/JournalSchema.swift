@@ -1,0 +1,77 @@
+internal import SQLite
+internal import WallboardCore
+
+/// The journal's tables, versioned by `PRAGMA user_version`: a new file gets every migration, an
+/// older one the migrations past its version, each in one transaction; a newer one is refused.
+enum JournalSchema {
+  /// The migrations, in order: entry `i` takes the schema from version `i` to `i + 1`.
+  static let migrations: [String] = [
+    // 1: inputs, snapshots, and what the file is.
+    """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value ANY NOT NULL) WITHOUT ROWID;
+    CREATE TABLE inputs(
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,
+      kind INTEGER NOT NULL,
+      origin TEXT NOT NULL,
+      seq INTEGER,
+      time INTEGER NOT NULL,
+      topic TEXT,
+      outcome INTEGER NOT NULL,
+      body BLOB NOT NULL);
+    CREATE TABLE snapshots(
+      id INTEGER PRIMARY KEY,
+      through INTEGER NOT NULL,
+      at INTEGER NOT NULL,
+      gap INTEGER NOT NULL DEFAULT 0,
+      state BLOB NOT NULL);
+    INSERT INTO meta(key, value) VALUES ('format', 'wallboard-journal');
+    """
+  ]
+
+  static var version: Int { migrations.count }
+
+  /// Checks that the file is a journal this build can read (its format, schema and codec
+  /// versions) and, when `writable`, brings an older schema up to date.
+  static func prepare(_ file: JournalFile, writable: Bool) throws(JournalError) {
+    let path = file.path
+    let db = file.db
+    let found = try file.guarded { () throws(SQLiteError) in Int(try db.scalar("PRAGMA user_version")?.integer ?? 0) }
+    guard found <= version else { throw .newerSchema(path: path, found: found, known: version) }
+    if found == 0 {
+      let tables = try file.guarded { () throws(SQLiteError) in
+        try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0.first?.text }
+      }
+      guard tables.isEmpty else {
+        throw .notAJournal(path: path, reason: "it has tables of its own (\(tables.prefix(5).joined(separator: ", ")))")
+      }
+      guard writable else { throw .notAJournal(path: path, reason: "it is empty") }
+    } else {
+      let format = try file.guarded { () throws(SQLiteError) in
+        try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.text
+      }
+      guard format == "wallboard-journal" else {
+        throw .notAJournal(path: path, reason: "its meta table does not say format = wallboard-journal")
+      }
+    }
+    if found < version {
+      guard writable else { throw .notAJournal(path: path, reason: "schema \(found) needs migrating; open it to write") }
+      try file.guarded { () throws(SQLiteError) in
+        try db.transaction { () throws(SQLiteError) in
+          for step in found..<version { try db.execute(migrations[step]) }
+          try db.execute("PRAGMA user_version = \(version)")
+          try db.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('codec', \(BoardCodec.version))")
+        }
+      }
+    }
+    let codec = try file.guarded { () throws(SQLiteError) in
+      try db.scalar("SELECT value FROM meta WHERE key = 'codec'")?.integer
+    }
+    guard codec == Int64(BoardCodec.version) else {
+      throw .notAJournal(
+        path: path, reason: "its boards are encoded in version \(codec.map(String.init) ?? "none"); "
+          + "this build reads version \(BoardCodec.version)")
+    }
+  }
+}

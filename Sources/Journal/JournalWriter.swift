@@ -1,0 +1,283 @@
+public import Foundation
+internal import Glibc
+internal import SQLite
+public import WallboardCore
+
+/// The journal a running board writes: the `BoardRecorder` its store hands every input to.
+///
+/// `record` only queues (the caller is the drawing thread); a thread of the writer's own encodes
+/// the inputs and writes them in transactions of everything queued, at most `batchDelay` after
+/// the first of them. Every `snapshotEvery` inputs, and when the board's day turns, it asks the
+/// store for the whole board and keeps it as a snapshot, so that a restore replays little. After
+/// a snapshot it thins the older ones and, past the size bound, compacts (`JournalFile.compact`).
+///
+/// If the disk falls so far behind that `maxPending` inputs wait, or a write fails, the queued
+/// inputs are dropped and the next snapshot is marked as a gap: the journal stays one a replay can
+/// trust (a restore starts from that snapshot), losing only the inputs' detail. `close` writes
+/// everything queued and a last snapshot, then closes the file.
+public final class JournalWriter: BoardRecorder, @unchecked Sendable {
+  public let path: String
+  public let retention: Retention
+  /// Inputs between two snapshots at most.
+  public let snapshotEvery: Int
+  /// Inputs waiting for the disk at most.
+  public let maxPending: Int
+  public static let batchDelay = 0.2
+
+  private enum Item {
+    case input(BoardInput, Reduction, Instant)
+    case snapshot(BoardState, Instant, gap: Bool)
+  }
+
+  /// Opened on the caller's thread, then used only by the writer's thread once `start` ran;
+  /// released before the lock's descriptor is closed (see `deinit`).
+  private var fileBox: JournalFile?
+  private var file: JournalFile { fileBox! }
+  private let lockFD: Int32
+  private let condition = NSCondition()
+  private var pending: [Item] = []
+  private var firstQueued: Date?
+  private var sinceSnapshot = 0
+  private var lastSnapshotDay: Int?
+  private var lastSnapshotAt: Instant?
+  private var gapPending = false
+  private var closing = false
+  private var started = false
+  private var finished = false
+  private var queued = 0
+  private var written = 0
+  private var current = JournalStatus()
+  private var thread: Thread?
+
+  /// Opens (or makes) the journal at `path` and takes it for this board: another board writing
+  /// it is an error. Nothing is written before `start`.
+  public init(
+    path: String, retention: Retention = Retention(), snapshotEvery: Int = 10_000, maxPending: Int = 200_000
+  ) throws(JournalError) {
+    precondition(snapshotEvery > 0 && maxPending > 0, "a journal writer needs room for an input")
+    self.path = path
+    self.retention = retention
+    self.snapshotEvery = snapshotEvery
+    self.maxPending = maxPending
+    // The lock first (the file made if need be: an empty file is an empty database), so that a
+    // second board touches nothing, not even the schema.
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+      Glibc.close(fd)
+      throw .inUse(path: path)
+    }
+    lockFD = fd
+    // Every property is set from here on: a throw runs `deinit`, which closes the descriptor.
+    let file = try JournalFile(path: path, mode: .write)
+    fileBox = file
+    try file.configure(retention: retention)
+    current.bytes = (try? file.bytesInUse()) ?? 0
+  }
+
+  deinit {
+    // SQLite's connection closes first: closing any descriptor of the file drops the process's
+    // POSIX locks on it, SQLite's among them.
+    fileBox = nil
+    Glibc.close(lockFD)
+  }
+
+  /// Plays what the journal holds into `deliver` (see `JournalFile.play`). Only before `start`.
+  public func play(
+    through moment: Instant? = nil, settings: BoardSettings?, deliver: (BoardInput, Instant) -> Void
+  ) throws(JournalError) -> JournalFile.Playback {
+    precondition(condition.withLock { !started }, "play the journal before starting its writer")
+    return try file.play(through: moment, settings: settings, deliver: deliver)
+  }
+
+  /// Starts writing on a thread of its own.
+  public func start() {
+    condition.withLock {
+      precondition(!started, "a journal writer starts once")
+      started = true
+    }
+    let t = Thread { [self] in loop() }
+    t.name = "journal"
+    thread = t
+    t.start()
+  }
+
+  // MARK: BoardRecorder
+
+  public func record(_ input: BoardInput, _ reduction: Reduction, at: Instant) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !closing else { return false }
+    if case .restored = input {
+      // A board replaced whole: the inputs before it no longer lead to it.
+      gapPending = true
+      return true
+    }
+    if pending.count >= maxPending {
+      drop()
+      current.dropped += 1
+      return true
+    }
+    if firstQueued == nil { firstQueued = Date() }
+    pending.append(.input(input, reduction, at))
+    queued += 1
+    sinceSnapshot += 1
+    if pending.count == 1 || pending.count >= 4096 { condition.broadcast() }
+    let day = Int(at.millis / 86_400_000)
+    if lastSnapshotDay == nil { lastSnapshotDay = day }
+    return sinceSnapshot >= snapshotEvery || day != lastSnapshotDay || gapPending
+  }
+
+  public func save(_ state: BoardState, at: Instant) {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !closing else { return }
+    pending.append(.snapshot(state, at, gap: gapPending))
+    queued += 1
+    gapPending = false
+    sinceSnapshot = 0
+    lastSnapshotDay = Int(at.millis / 86_400_000)
+    lastSnapshotAt = at
+    condition.broadcast()
+  }
+
+  /// The queued inputs are dropped (the disk fell behind, or a write failed): the next snapshot
+  /// is a gap. Called with the lock held.
+  private func drop() {
+    let dropped = pending.reduce(0) { n, item in if case .input = item { n + 1 } else { n } }
+    pending.removeAll { if case .input = $0 { true } else { false } }
+    written += dropped
+    current.dropped += dropped
+    gapPending = true
+  }
+
+  // MARK: The writer's thread
+
+  private func loop() {
+    while true {
+      condition.lock()
+      while pending.isEmpty && !closing { condition.wait() }
+      if !closing, pending.count < 4096, let first = firstQueued {
+        _ = condition.wait(until: first.addingTimeInterval(JournalWriter.batchDelay))
+      }
+      let items = pending
+      pending.removeAll(keepingCapacity: true)
+      firstQueued = nil
+      let done = closing && items.isEmpty
+      condition.unlock()
+      if done { break }
+      write(items)
+    }
+    condition.withLock {
+      finished = true
+      condition.broadcast()
+    }
+  }
+
+  private func write(_ items: [Item]) {
+    var batch = JournalBatch()
+    batch.items.reserveCapacity(items.count)
+    batch.bodies.reserveCapacity(items.count)
+    var latest: (BoardState, Instant)?
+    for item in items {
+      switch item {
+      case .input(let i, let r, let at): batch.append(i, r, at: at)
+      case .snapshot(let s, let at, let gap):
+        batch.append(snapshot: s, at: at, gap: gap)
+        latest = (s, at)
+      }
+    }
+    var failure: String?
+    var wrote = false
+    do {
+      try file.write(batch)
+      wrote = true
+      if let (state, at) = latest {
+        let c = try file.compact(retention: retention, state: state, at: at)
+        condition.withLock {
+          current.bytes = c.bytes
+          current.overBound = c.overBound
+          if c.inputsRemoved > 0 { current.compactions += 1 }
+        }
+      }
+    } catch {
+      failure = error.description
+    }
+    condition.withLock {
+      written += items.count
+      if wrote {
+        current.written += batch.bodies.count
+      } else {
+        // Lost with the transaction: the next snapshot says so.
+        current.dropped += batch.bodies.count
+        current.failedWrites += 1
+        gapPending = true
+      }
+      current.lastError = failure
+      condition.broadcast()
+    }
+  }
+
+  /// Waits until everything recorded so far is written (or dropped).
+  public func flush() {
+    condition.lock()
+    defer { condition.unlock() }
+    let target = queued
+    while written < target && started && !finished { condition.wait() }
+  }
+
+  /// Writes everything queued and `final` as the last snapshot (when inputs came after the last
+  /// one, or the board's time moved: the moment it was shown is kept too); then stops the
+  /// thread. The file closes with the writer.
+  public func close(final state: BoardState? = nil, at: Instant? = nil) {
+    if let state, let at {
+      let wanted = condition.withLock { sinceSnapshot > 0 || gapPending || lastSnapshotAt != at }
+      if wanted { save(state, at: at) }
+    }
+    condition.withLock {
+      closing = true
+      condition.broadcast()
+    }
+    guard condition.withLock({ started }) else {
+      // Never started: write what was queued on this thread.
+      let items = condition.withLock { pending }
+      if !items.isEmpty { write(items) }
+      return
+    }
+    condition.lock()
+    while !finished { condition.wait() }
+    condition.unlock()
+  }
+
+  /// How the journal stands: what was written, dropped, its size and its last error.
+  public var status: JournalStatus { condition.withLock { current } }
+}
+
+/// How a journal stands, for diagnostics and `inspect`.
+public struct JournalStatus: Hashable, Sendable {
+  /// Inputs written since the writer opened.
+  public var written = 0
+  /// Inputs dropped because the disk fell behind or a write failed.
+  public var dropped = 0
+  public var failedWrites = 0
+  public var compactions = 0
+  /// The bytes in use after the last compaction check.
+  public var bytes: Int64 = 0
+  /// What retention keeps is larger than the size bound.
+  public var overBound = false
+  /// The last write's error; nil once a write succeeds again.
+  public var lastError: String?
+  public init() {}
+}
+
+extension JournalFile {
+  /// Sizes the write-ahead log to the bound: checkpointed, then cut back, at its share of it.
+  func configure(retention: Retention) throws(JournalError) {
+    let limit = JournalFile.walLimit(for: retention)
+    try guarded { () throws(SQLiteError) in
+      let page = try db.scalar("PRAGMA page_size")?.integer ?? 4096
+      try db.execute("PRAGMA journal_size_limit=\(limit)")
+      _ = try db.rows("PRAGMA wal_autocheckpoint=\(max(16, Int64(limit) / page))")
+    }
+  }
+}

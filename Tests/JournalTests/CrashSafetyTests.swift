@@ -1,0 +1,119 @@
+import Foundation
+import Journal
+import TestSupport
+import Testing
+import WallboardCore
+
+/// The real board, killed: by SIGKILL at random moments of a heavy ingest (the journal must open,
+/// pass `PRAGMA integrity_check` and give back exactly the board of the inputs it holds), and by a
+/// service manager's SIGTERM (nothing the board accepted may be lost).
+@Suite("The journal survives the process being killed", .serialized)
+struct CrashSafetyTests {
+  static var binary: String { Paths.repoRoot.appendingPathComponent(".build/debug/wallboard").path }
+
+  /// `count` events of one publisher, numbered from 1: 300 features, then status changes.
+  static func lines(_ count: Int) -> [String] {
+    let states = ["todo", "in_progress", "review", "done"]
+    return (1...count).map { n in
+      let minute = n / 60
+      let time = String(format: "2026-11-%02dT%02d:%02d:%02dZ", 2 + minute / 1440, minute / 60 % 24, minute % 60, n % 60)
+      let id = "F-\(n % 300)"
+      if n <= 300 {
+        return
+          #"{"topic":"feature.created","time":"\#(time)","seq":\#(n),"source":"load","payload":{"id":"\#(id)","title":"Feature \#(n)","status":"todo","points":\#(n % 8 + 1)}}"#
+      }
+      return
+        #"{"topic":"feature.updated","time":"\#(time)","seq":\#(n),"source":"load","payload":{"id":"\#(id)","status":"\#(states[n % 4])"}}"#
+    }
+  }
+
+  static func board(_ arguments: [String], stdin: Pipe? = nil) throws -> (Process, Pipe) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = ["run", "--display", "text", "--tz", "UTC"] + arguments
+    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    p.standardOutput = FileHandle.nullDevice
+    let err = Pipe()
+    p.standardError = err
+    if let stdin { p.standardInput = stdin }
+    try p.run()
+    return (p, err)
+  }
+
+  static func waitFor(_ path: String, seconds: Double) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+      if FileManager.default.fileExists(atPath: path) { return true }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    return false
+  }
+
+  /// The journal opens, is sound, and its snapshot-and-tail board is the board of its rows.
+  /// Returns the sequence numbers of the events it holds, in order.
+  static func check(_ path: String, _ what: String) throws -> [Int64] {
+    let file = try JournalFile(path: path, mode: .read)
+    #expect(try file.integrityCheck() == "ok", "\(what)")
+    #expect(try !file.snapshots().contains(where: \.gap), "\(what): nothing was dropped")
+    let (restored, _) = try JournalFixture.played(path)
+    let (folded, rows) = try JournalFixture.folded(path)
+    #expect(restored == folded, "\(what): the restored board is the board of the \(rows.count) rows it holds")
+    return rows.filter { $0.kind == .event }.compactMap(\.seq)
+  }
+
+  @Test func aKillDuringHeavyIngestLeavesAJournalThatReplaysToExactlyWhatItHolds() throws {
+    let dir = try TempDir()
+    let events = dir.url.appendingPathComponent("load.jsonl")
+    try (Self.lines(150_000).joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+    var random = TestRandom(state: 11)
+    var kept = 0
+    for round in 0..<20 {
+      // Every fourth round restarts on the journal the last kill left: a restore after a crash.
+      let journal = dir.url.appendingPathComponent("j\(round % 4 == 3 ? round - 1 : round).db").path
+      let (p, _) = try Self.board(["--source", "jsonl:\(events.path)", "--journal", journal])
+      #expect(Self.waitFor(journal, seconds: 20), "round \(round): no journal")
+      Thread.sleep(forTimeInterval: 0.05 + Double(random.below(1500)) / 1000)
+      kill(p.processIdentifier, SIGKILL)
+      p.waitUntilExit()
+      #expect(p.terminationReason == .uncaughtSignal)
+      let seqs = try Self.check(journal, "round \(round)")
+      // What it holds is what the file said, in its order, from the start: each run read it
+      // from the first line (a restart re-reads it as duplicates).
+      var expected: Int64 = 1
+      for s in seqs {
+        if s == 1 { expected = 1 }
+        #expect(s == expected, "round \(round): seq \(s) where \(expected) was next")
+        expected = s + 1
+      }
+      kept += seqs.count
+    }
+    #expect(kept > 20_000, "the kills came during the ingest, not before it (\(kept) events kept)")
+  }
+
+  @Test func aServiceManagersStopLosesNothingTheBoardAccepted() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("j.db").path
+    let stdin = Pipe()
+    let (p, err) = try Self.board(["--source", "jsonl:-", "--journal", journal], stdin: stdin)
+    let lines = Self.lines(60_000)
+    #expect(Self.waitFor(journal, seconds: 20))
+    let writer = stdin.fileHandleForWriting
+    writer.write((lines.prefix(40_000).joined(separator: "\n") + "\n").data(using: .utf8)!)
+    // The rest, and the stop at once after it: some of it is in the board, some still in the pipe.
+    writer.write((lines.dropFirst(40_000).joined(separator: "\n") + "\n").data(using: .utf8)!)
+    kill(p.processIdentifier, SIGTERM)
+    p.waitUntilExit()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(message)")
+    let seqs = try Self.check(journal, "after SIGTERM")
+    #expect(seqs == Array(1...Int64(seqs.count)), "a prefix of what was sent, in order")
+    // The board says how many inputs it took; the journal holds every one.
+    let taken = try #require(
+      message.firstRange(of: #"kept (\d+) of (\d+) inputs"#).map { message[$0] }, "\(message)")
+    let numbers = taken.split(separator: " ").compactMap { Int($0) }
+    #expect(numbers.count == 2 && numbers[0] == numbers[1], "\(taken)")
+    let file = try JournalFile(path: journal, mode: .read)
+    #expect(try file.inputRange().count == Int64(numbers.first ?? -1))
+    #expect(seqs.count >= 39_000, "the lines the board had read before the stop were taken (\(seqs.count))")
+  }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Journal
+import SQLite
+import TestSupport
+import Testing
+import WallboardCore
+
+@Suite("The journal file: schema, versions, refusals")
+struct JournalFileTests {
+  @Test func aNewJournalSaysWhatItIsAndRunsInWAL() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    _ = try JournalFile(path: path, mode: .write)
+    let db = try Database(path: path, mode: .readOnly)
+    #expect(try db.scalar("PRAGMA user_version")?.integer == 1)
+    #expect(try db.scalar("PRAGMA journal_mode")?.text == "wal")
+    #expect(try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.text == "wallboard-journal")
+    #expect(try db.scalar("SELECT value FROM meta WHERE key = 'codec'")?.integer == Int64(BoardCodec.version))
+    #expect(try db.scalar("PRAGMA auto_vacuum")?.integer == 2, "incremental, so that compaction gives pages back")
+  }
+
+  @Test func aJournalFromANewerWallboardIsRefusedByItsVersion() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    _ = try JournalFile(path: path, mode: .write)
+    try Database(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = 9")
+    #expect(throws: JournalError.newerSchema(path: path, found: 9, known: 1)) {
+      try JournalFile(path: path, mode: .write)
+    }
+  }
+
+  @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("orchestra.db").path
+    try Database(path: path, mode: .readWrite(create: true)).execute("CREATE TABLE features(id TEXT)")
+    do {
+      _ = try JournalFile(path: path, mode: .write)
+      Issue.record("an Orchestra database was taken for a journal")
+    } catch {
+      guard case .notAJournal(_, let reason) = error else { throw error }
+      #expect(reason.contains("features"), "\(reason)")
+    }
+    #expect(try Database(path: path, mode: .readOnly).columns(of: "features") == ["id"])
+    #expect(try Database(path: path, mode: .readOnly).columns(of: "inputs").isEmpty, "nothing was added to it")
+  }
+
+  @Test func aFileOfGarbageIsDamaged() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: path))
+    #expect {
+      try JournalFile(path: path, mode: .write)
+    } throws: { e in
+      if case .damaged(let p, _) = e as? JournalError { return p == path }
+      return false
+    }
+  }
+
+  @Test func boardsInAnotherEncodingAreRefusedByName() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    _ = try JournalFile(path: path, mode: .write)
+    try Database(path: path, mode: .readWrite(create: false)).execute("UPDATE meta SET value = 99 WHERE key = 'codec'")
+    do {
+      _ = try JournalFile(path: path, mode: .read)
+      Issue.record("a journal in another encoding was read")
+    } catch {
+      #expect(error.description.contains("version 99"), "\(error)")
+    }
+  }
+
+  @Test func aSecondBoardCannotWriteTheSameJournal() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let first = try JournalWriter(path: path)
+    #expect(throws: JournalError.inUse(path: path)) { try JournalWriter(path: path) }
+    first.close()
+    // Reading it meanwhile is fine (replay, inspect).
+    _ = try JournalFile(path: path, mode: .read)
+  }
+
+  @Test func aReadOfAMissingJournalSaysSo() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("none.db").path
+    #expect {
+      try JournalFile(path: path, mode: .read)
+    } throws: { e in
+      if case .cannotOpen(let p, _) = e as? JournalError { return p == path }
+      return false
+    }
+  }
+}
+
+@Suite("The journal keeps the board")
+struct JournalPlaybackTests {
+  @Test func whatIsPlayedBackIsTheBoardThatWroteIt() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 12)
+    let live = try JournalFixture.write(inputs, to: path, snapshotEvery: 250)
+    let (restored, playback) = try JournalFixture.played(path)
+    #expect(restored == live)
+    // It started from the last snapshot, taken at close: nothing to replay after it.
+    #expect(playback.snapshot != nil && playback.inputs == 0)
+    // And the rows alone give the same board: every input is kept, in order.
+    let (folded, rows) = try JournalFixture.folded(path)
+    #expect(folded == live)
+    #expect(rows.count == inputs.count)
+    #expect(rows.map(\.id) == Array(1...Int64(inputs.count)))
+    #expect(rows.map(\.at) == rows.map(\.at).sorted())
+    #expect(rows.contains { $0.topic == "workflow.transitioned" || $0.topic == "feature.updated" })
+  }
+
+  @Test func aMomentGivesTheBoardOfTheInputsUpToIt() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 12)
+    try JournalFixture.write(inputs, to: path, snapshotEvery: 300)
+    let (_, rows) = try JournalFixture.folded(path)
+    for k in [1, rows.count / 3, rows.count / 2, rows.count - 2] {
+      let moment = rows[k].at
+      // A run stopped at that moment had applied every input that arrived by then.
+      var expected = BoardState()
+      for (row, input) in zip(rows, inputs) where row.at <= moment { Reducer.reduce(into: &expected, input) }
+      let (board, playback) = try JournalFixture.played(path, through: moment)
+      #expect(board == expected, "at \(moment)")
+      #expect(!playback.reachedEnd)
+      if k > rows.count / 3 { #expect(playback.snapshot != nil, "a snapshot before \(moment) is used") }
+    }
+  }
+
+  @Test func aBoardUnderOtherSettingsIsRebuiltFromTheInputs() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 10)
+    try JournalFixture.write(inputs, to: path)
+    var other = BoardSettings()
+    other.estimateScale = try EstimateScale(sizes: ["S": 2, "M": 4, "L": 8, "XL": 16])
+    let (board, playback) = try JournalFixture.played(path, settings: other)
+    var expected = BoardState(settings: other)
+    for i in inputs { Reducer.reduce(into: &expected, i) }
+    #expect(playback.settingsDiffer)
+    #expect(board == expected)
+  }
+
+  @Test func whenTheDiskFallsBehindTheInputsAreDroppedAndAGapSnapshotKeepsTheBoardTrue() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 6)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 50)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    // Not started: nothing drains the queue, as if the disk hung.
+    store.apply(inputs.prefix(120))
+    writer.start()
+    writer.flush()
+    store.apply(inputs.dropFirst(120))
+    writer.close(final: store.state, at: store.clock!)
+    #expect(writer.status.dropped > 0)
+    let (board, _) = try JournalFixture.played(path)
+    #expect(board == store.state)
+    let file = try JournalFile(path: path, mode: .read)
+    #expect(try file.snapshots().contains { $0.gap }, "the snapshot after the loss says so")
+    // Replaying from the start crosses the gap by its snapshot: still the true board.
+    var replay = BoardStore(settings: BoardSettings())
+    _ = try file.play(through: nil, settings: nil) { i, at in replay.apply(i, at: at, gated: false) }
+    #expect(replay.state == store.state)
+  }
+
+  @Test func aWriteErrorIsReportedAndTheJournalStaysTrue() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 4)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    writer.start()
+    store.apply(inputs.prefix(50))
+    writer.flush()
+    // Another process holds the write lock longer than the busy timeout allows.
+    let other = try Database(path: path, mode: .readWrite(create: false), busyTimeout: 0)
+    try other.execute("BEGIN EXCLUSIVE")
+    store.apply(inputs.dropFirst(50).prefix(50))
+    let deadline = Date().addingTimeInterval(30)
+    while writer.status.lastError == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    #expect(writer.status.lastError?.contains("locked") == true, "\(writer.status)")
+    try other.execute("ROLLBACK")
+    store.apply(inputs.dropFirst(100))
+    writer.close(final: store.state, at: store.clock!)
+    #expect(writer.status.lastError == nil && writer.status.failedWrites >= 1)
+    #expect(try JournalFixture.played(path).0 == store.state)
+  }
+}
+
+@Suite("The journal keeps what retention says, within its size")
+struct RetentionTests {
+  @Test func theFloorIsTheEarliestOfTheFlowWindowAndTheSprintsKept() {
+    var state = BoardState()
+    for (k, start) in ["2026-01-05", "2026-01-19", "2026-02-02", "2026-02-16", "2026-03-02"].enumerated() {
+      let end = Make.d(start).adding(days: 11).description
+      Reducer.reduce(into: &state, Make.event("2026-01-01T00:00:00Z", .sprintCreated(Make.sprint("S\(k)", start: start, end: end))))
+    }
+    let at = Make.t("2026-03-04T12:00:00Z")
+    // The active sprint is the latest begun (S4); three before it: S1 from 19 January, a day early.
+    #expect(Retention(previousSprints: 3, flowDays: 14).floor(state: state, at: at) == Make.t("2026-01-18T00:00:00Z"))
+    #expect(Retention(previousSprints: 0, flowDays: 14).floor(state: state, at: at) == Make.t("2026-02-18T12:00:00Z"))
+    #expect(Retention(previousSprints: 0, flowDays: 1).floor(state: state, at: at) == Make.t("2026-03-01T00:00:00Z"))
+  }
+
+  @Test func thirtyDaysStayWithinTheBoundAndTheBoardIsKept() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 30)
+    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 1_048_576)
+    let live = try JournalFixture.write(inputs, to: path, retention: retention, snapshotEvery: 400)
+    let size = try [path, path + "-wal"].map { p in
+      (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int64) ?? 0
+    }.reduce(0, +)
+    #expect(size <= retention.maxBytes, "the journal is \(size) bytes on disk")
+    let file = try JournalFile(path: path, mode: .read)
+    #expect(try file.compactedThrough() > 0, "it compacted")
+    let (count, _, _) = try file.inputRange()
+    #expect(count < Int64(inputs.count))
+    #expect(try file.integrityCheck() == "ok")
+    // The board, with the history of its sprints and flow, is whole.
+    #expect(try JournalFixture.played(path).0 == live)
+    // Before the base there is nothing to show; after it, the board of that moment.
+    let base = try #require(try file.snapshots().first)
+    #expect(throws: JournalError.before(path: path, oldest: base.at.rfc3339)) {
+      try JournalFixture.played(path, through: base.at.adding(seconds: -3600))
+    }
+    _ = try JournalFixture.played(path, through: base.at.adding(seconds: 3600))
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import Testing
+import WallboardCLI
+import WallboardCore
+
+/// `--journal`, `replay:` and `--at` through the command line: a restart gives the same
+/// `inspect`, a replay the same projections, and `--at` on a replay the board of that moment.
+@Suite("Journal, replay and as-of on the command line")
+struct JournalCLITests {
+  /// The simulated team's Wednesday of week 2 (mid-sprint), and a moment on the Monday before.
+  static let midSprint = "2026-11-11T15:00:00Z"
+  static let earlier = "2026-11-09T11:30:00Z"
+
+  static func inspect(_ args: [String]) throws -> String {
+    let r = Captured.run(["inspect", "--tz", "UTC"] + args)
+    try #require(r.code == 0, "inspect \(args): \(r.err)")
+    return r.out
+  }
+
+  @Test func aRestartGivesByteIdenticalInspect() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("board.db").path
+    let before = try Self.inspect(["--source", "sim", "--at", Self.midSprint, "--journal", journal])
+    // The restarted board, from its journal alone.
+    let after = try Self.inspect(["--journal", journal])
+    #expect(after == before)
+    #expect(before.contains("\"features\""))
+    // And without the journal the same sources give the same board: the journal changed nothing.
+    #expect(try Self.inspect(["--source", "sim", "--at", Self.midSprint]) == before)
+  }
+
+  @Test func aReplayGivesTheSameProjectionsAndAMomentOfItTheBoardOfThatMoment() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("board.db").path
+    let original = try Self.inspect(["--source", "sim", "--at", Self.midSprint, "--journal", journal])
+    #expect(try Self.inspect(["--source", "replay:\(journal)"]) == original)
+    // `--at` on the replay equals a run stopped at that moment.
+    let stopped = try Self.inspect(["--source", "sim", "--at", Self.earlier])
+    let replayed = try Self.inspect(["--source", "replay:\(journal)", "--at", Self.earlier])
+    #expect(replayed == stopped)
+    #expect(replayed != original)
+  }
+
+  @Test func theJournalKeepsGoingAcrossRestarts() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("board.db").path
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    _ = try Self.inspect(["--source", "sim", "--at", Self.earlier, "--journal", journal])
+    // Restored, then more from another source: both are kept.
+    let both = try Self.inspect(["--source", "jsonl:\(events)", "--journal", journal])
+    #expect(both.contains("\"sim\"") && both.contains("jsonl:"))
+    #expect(try Self.inspect(["--journal", journal]) == both)
+  }
+
+  @Test func anEarlierMomentOfAJournalIsLookedAtNotWritten() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("board.db").path
+    let whole = try Self.inspect(["--source", "sim", "--at", Self.midSprint, "--journal", journal])
+    let then = try Self.inspect(["--journal", journal, "--at", Self.earlier])
+    #expect(then == (try Self.inspect(["--source", "sim", "--at", Self.earlier])))
+    #expect(try Self.inspect(["--journal", journal]) == whole, "looking at an older moment added nothing")
+  }
+
+  @Test func asOfLeavesOutTheEventsOfAFileAfterTheMoment() throws {
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    let whole = try Self.inspect(["--source", "jsonl:\(events)"])
+    let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+    // The moment of the middle line: the file up to it, and no further.
+    let middle = lines[lines.count / 2]
+    let time = try #require(middle.firstRange(of: "\"time\":\"").map { middle[$0.upperBound...].prefix(20) })
+    let asOf = try Self.inspect(["--source", "jsonl:\(events)", "--at", String(time)])
+    let dir = try TempDir()
+    let head = dir.url.appendingPathComponent("head.jsonl")
+    let kept = lines.filter { line in
+      guard let r = line.firstRange(of: "\"time\":\"") else { return true }
+      return line[r.upperBound...].prefix(20) <= time
+    }
+    try (kept.joined(separator: "\n") + "\n").write(to: head, atomically: true, encoding: .utf8)
+    let expected = try Self.inspect(["--source", "jsonl:\(head.path)", "--at", String(time)])
+    #expect(asOf != whole)
+    #expect(
+      asOf.replacingOccurrences(of: events, with: "F") == expected.replacingOccurrences(of: head.path, with: "F"))
+  }
+
+  @Test func aJournalThatIsNotOneIsAnErrorNamingIt() throws {
+    let dir = try TempDir()
+    let file = dir.url.appendingPathComponent("notes.txt")
+    try "not a database at all, just words".write(to: file, atomically: true, encoding: .utf8)
+    let r = Captured.run(["inspect", "--journal", file.path])
+    #expect(r.code == 1)
+    #expect(r.err.contains(file.path) && r.err.contains("journal"), "\(r.err)")
+    #expect(try String(contentsOf: file, encoding: .utf8) == "not a database at all, just words")
+    let replay = Captured.run(["inspect", "--source", "replay:\(dir.url.appendingPathComponent("none.db").path)"])
+    #expect(replay.code == 3 && replay.err.contains("none.db"), "\(replay.err)")
+  }
+}
