@@ -10,13 +10,18 @@ internal import Widgets
 /// 30 frames a second), once a second for the clock and the ages, and otherwise sleeps. Only the
 /// widgets whose model changed are redrawn, and only their rectangles are presented. Pages turn
 /// by their durations; the night schedule dims or blanks; burn-in protection moves the frame.
+/// A stop (`StopRequest.requested`, read once a loop turn) makes it return normally, so every
+/// `defer` runs: sources stopped, display closed.
 struct LiveRun {
   let options: Options
   let console: Console
   let environment: [String: String]
   let now: @Sendable () -> Instant
+  /// What stops the loops and asks for a reload (SIGTERM/SIGINT, SIGHUP).
+  var stop = StopRequest.never
 
   func run() throws(CLIError) {
+    stop.arm()
     let inbox = Inbox()
     let sources = SourceSet.start(
       try SourceSet.make(
@@ -48,13 +53,13 @@ struct LiveRun {
     var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
     var diagnostics = Diagnostics(enabled: settings.diagnostics)
-    var reload = ReloadWatch(options: options, resources: resources)
+    var reload = ReloadWatch(options: options, resources: resources, hangup: stop.takeHangup)
     var stateChanged = true
     var lastFrame = Date.distantPast
     var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State)?
     var lastPanel: IRect?
 
-    while true {
+    while stop.requested() == nil {
       let inputs = inbox.take()
       for i in inputs { Reducer.reduce(into: &state, i) }
       if !inputs.isEmpty { stateChanged = true }
@@ -149,12 +154,13 @@ struct LiveRun {
 
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-  /// The text board, redrawn on change and once a second.
+  /// The text board, redrawn on change and once a second, until a stop. (SIGHUP does nothing
+  /// here: the text board has no layout or theme to reload.)
   func runText(inbox: Inbox, zone: Zone, boardTime: @Sendable () -> Instant) throws(CLIError) {
     var state = BoardState(settings: options.boardSettings)
     var lastDraw = Date.distantPast
     var dirty = true
-    while true {
+    while stop.requested() == nil {
       let inputs = inbox.take()
       for i in inputs { Reducer.reduce(into: &state, i) }
       if !inputs.isEmpty { dirty = true }
