@@ -7,11 +7,14 @@ internal import Synchronization
 /// hides the cursor (`ESC [?25l`), remembering the mode it had (`KDGETMODE`).
 ///
 /// `restore()` puts both back (`KDSETMODE` with the previous mode, `ESC [?25h`) exactly once, on
-/// every way out: `restore()` itself (call it from the executable's fatal-error path, or use
-/// `restoreActiveConsole()` where the guard is out of reach), `deinit`, a normal `exit` (an
-/// `atexit` handler: top-level variables of `main.swift` are never deinitialised), and `SIGINT`
-/// or `SIGTERM` (`sigaction` handlers that restore, then re-raise the signal with its default
-/// action so the exit status still says which signal ended the process).
+/// every way out: `restore()` itself (call it from the executable's fatal-error path), `deinit`,
+/// a normal `exit` (an `atexit` handler: top-level variables of `main.swift` are never
+/// deinitialised), and `restoreActiveConsole()`, which is async-signal-safe: the executable's
+/// signal handler calls it before it lets a signal end the process.
+///
+/// **Signals.** The guard installs no signal handler: `SIGINT` and `SIGTERM` belong to the
+/// executable, which turns them into a normal return from its run loop (the display closed, the
+/// guard restored), and only on a second signal restores from the handler and dies of it.
 ///
 /// **Which console.** A tty path, `/dev/tty0` by default: the foreground virtual console, which is
 /// the one showing the framebuffer whoever started the process. Standard input is not used:
@@ -20,7 +23,7 @@ internal import Synchronization
 ///
 /// **One at a time.** A signal handler captures nothing, so the fd, the previous mode and the
 /// seam's `setConsoleMode` and `write` function pointers live in global state, set before the
-/// handlers go in. Creating a second guard while one is active is a programming error.
+/// guard is armed. Creating a second guard while one is active is a programming error.
 public final class ConsoleGuard {
   let syscalls: FramebufferSyscalls
   /// The console's tty, for error messages.
@@ -28,12 +31,7 @@ public final class ConsoleGuard {
   let fd: Int32
   /// The mode the console had before (`KD_TEXT`, usually).
   public let previousMode: Int32
-  /// The signal actions replaced, put back by `restore()`.
-  private var replacedActions: [(signal: Int32, action: sigaction)] = []
   private var released = false
-
-  /// The signals that restore the console before ending the process.
-  public static let handledSignals: [Int32] = [SIGINT, SIGTERM]
 
   /// Opens `tty`, switches it to graphics mode and hides the cursor.
   public init(tty: String = "/dev/tty0", syscalls: FramebufferSyscalls = .live) throws(FramebufferError) {
@@ -58,14 +56,6 @@ public final class ConsoleGuard {
     consoleState = ConsoleRestoreState(
       fd: fd, previousMode: previousMode, setMode: syscalls.setConsoleMode, write: syscalls.write)
     installAtExitOnce()
-    for signo in ConsoleGuard.handledSignals {
-      var action = sigaction()
-      action.__sigaction_handler.sa_handler = consoleSignalHandler
-      sigemptyset(&action.sa_mask)
-      var old = sigaction()
-      _ = sigaction(signo, &action, &old)
-      replacedActions.append((signo, old))
-    }
     consolePhase.store(ConsolePhase.armed, ordering: .sequentiallyConsistent)
     if syscalls.setConsoleMode(fd, wb_kd_graphics()) < 0 {
       let code = errno
@@ -78,33 +68,35 @@ public final class ConsoleGuard {
 
   deinit { restore() }
 
-  /// Puts the console's mode and cursor back, once; later calls do nothing. Also puts back the
-  /// signal actions this guard replaced and closes the tty.
+  /// Puts the console's mode and cursor back, once; later calls do nothing. Also closes the tty.
   public func restore() {
     guard !released else { return }
     released = true
     restoreConsoleSignalSafe()
-    for (signo, var old) in replacedActions.reversed() { _ = sigaction(signo, &old, nil) }
-    replacedActions = []
     syscalls.close(fd)
     consoleState = nil
     consolePhase.store(ConsolePhase.idle, ordering: .sequentiallyConsistent)
   }
 
   /// Restores the active guard's console, if any, without needing the guard: for a fatal-error
-  /// path. Async-signal-safe. The guard's own `restore()` still closes its tty later.
-  public static func restoreActiveConsole() { restoreConsoleSignalSafe() }
+  /// path or a signal handler about to end the process. Async-signal-safe (an atomic exchange,
+  /// an ioctl and a write; `errno` is kept). The guard's own `restore()` still closes its tty.
+  public static func restoreActiveConsole() {
+    let saved = errno
+    restoreConsoleSignalSafe()
+    errno = saved
+  }
 
-  /// Runs what the `SIGINT`/`SIGTERM` handler runs for `signo`, without re-raising it: for tests
-  /// of the restore path in this process.
-  public static func handleSignalForTesting(_ signo: Int32) { handleConsoleSignal(signo, reraise: false) }
+  /// Whether a guard holds the console now. Reading it also initialises the state the restore
+  /// reads, so a signal handler is not the first to touch it: call it before installing one.
+  public static var isActive: Bool { consolePhase.load(ordering: .sequentiallyConsistent) == ConsolePhase.armed }
 }
 
 /// The states of the one console guard a process may have.
 enum ConsolePhase {
   /// No guard.
   static let idle = 0
-  /// A guard is being set up or torn down; the handlers must not act.
+  /// A guard is being set up or torn down; a restore must not act.
   static let busy = 1
   /// The console is in graphics mode; a signal or `restore()` puts it back.
   static let armed = 2
@@ -112,10 +104,10 @@ enum ConsolePhase {
   static let restored = 3
 }
 
-/// Where the console guard is: a `ConsolePhase` value. Lock-free, so signal handlers may use it.
+/// Where the console guard is: a `ConsolePhase` value. Lock-free, so a signal handler may use it.
 let consolePhase = Atomic<Int>(ConsolePhase.idle)
 
-/// What the signal handler needs to restore the console: plain values and C function pointers.
+/// What a signal handler needs to restore the console: plain values and C function pointers.
 struct ConsoleRestoreState {
   var fd: Int32
   var previousMode: Int32
@@ -123,7 +115,7 @@ struct ConsoleRestoreState {
   var write: @convention(c) (Int32, UnsafeRawPointer?, Int) -> Int
 }
 
-/// Written only while the phase is `busy` (before the handlers can act), read by the handlers.
+/// Written only while the phase is `busy` (before a restore can act), read by the restore.
 nonisolated(unsafe) var consoleState: ConsoleRestoreState?
 
 /// Puts the console back if it is armed: `KDSETMODE` with the previous mode, then `ESC [?25h`.
@@ -137,25 +129,6 @@ func restoreConsoleSignalSafe() {
   _ = state.setMode(state.fd, state.previousMode)
   let show: StaticString = "\u{1B}[?25h"
   _ = state.write(state.fd, show.utf8Start, show.utf8CodeUnitCount)
-}
-
-/// The body of the signal handler: restore, then (for real) die of `signo` with its default action.
-func handleConsoleSignal(_ signo: Int32, reraise: Bool) {
-  let saved = errno
-  restoreConsoleSignalSafe()
-  errno = saved
-  guard reraise else { return }
-  var action = sigaction()
-  action.__sigaction_handler.sa_handler = SIG_DFL
-  sigemptyset(&action.sa_mask)
-  _ = sigaction(signo, &action, nil)
-  // Blocked while this handler runs; delivered, with the default action, when it returns.
-  _ = raise(signo)
-}
-
-/// The `SIGINT`/`SIGTERM` handler.
-private let consoleSignalHandler: @convention(c) (Int32) -> Void = { signo in
-  handleConsoleSignal(signo, reraise: true)
 }
 
 /// Whether the `atexit` handler is in (it cannot be removed, so it goes in once per process).

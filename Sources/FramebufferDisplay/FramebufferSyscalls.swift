@@ -24,8 +24,9 @@ public enum BlankLevel: Int32, Sendable {
 /// injected failures). A closure throws `SyscallFailure` with the `errno` of the failed call.
 ///
 /// `setConsoleMode` and `write` are C function pointers, not closures, because the console's
-/// signal handler calls them: a signal handler can capture nothing and may only do
-/// async-signal-safe work, so it keeps these pointers and plain fds in global state.
+/// restore runs in signal handlers (`ConsoleGuard.restoreActiveConsole()`): a signal handler can
+/// capture nothing and may only do async-signal-safe work, so these pointers and plain fds are
+/// kept in global state.
 public struct FramebufferSyscalls: Sendable {
   /// `open(path, O_RDWR | O_CLOEXEC | O_NOCTTY [| O_CREAT], 0644)`: a file descriptor.
   public var open: @Sendable (_ path: String, _ create: Bool) throws(SyscallFailure) -> Int32

@@ -1,6 +1,7 @@
 /// Something the user or the window system did that the board reacts to.
 public enum InputEvent: Equatable, Sendable {
-  /// The window was closed, or the process was asked to stop (SIGINT/SIGTERM become this).
+  /// The window was closed. (SDL's SIGINT/SIGTERM handlers, which would make this too, are
+  /// turned off: the signals are the executable's.)
   case quit
   /// A key went down (auto-repeat is ignored). `shift` is true when either Shift was held.
   case key(Key, shift: Bool)

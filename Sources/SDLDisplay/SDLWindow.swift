@@ -51,6 +51,9 @@ public final class SDLWindow {
     // renderer, which SDL makes by destroying and recreating the window (at its windowed size).
     // The environment variable, when set, still decides.
     _ = SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+    // SIGINT and SIGTERM are the executable's (a flag its run loop reads, then a normal return
+    // that flushes and closes everything); SDL would otherwise take them for SDL_QUIT.
+    _ = SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
     guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
       let error = SDLError.last("SDL_InitSubSystem(SDL_INIT_VIDEO)")
       SDLWindow.quitIfUnused()

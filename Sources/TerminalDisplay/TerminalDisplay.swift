@@ -2,7 +2,8 @@
 //
 // What lives here: `CellGrid` (the picture in terminal cells), `Downsampler` (canvas → cells),
 // `TerminalRenderer` (cells → ANSI bytes, a pure encoder) and `TerminalDisplay` (the I/O: write,
-// window size, SIGWINCH), which reaches the system only through `TerminalSyscalls`.
+// window size, SIGWINCH), which reaches the system only through `TerminalSyscalls` — save the
+// emergency restore (`TerminalDisplay+EmergencyRestore`), a bare `write(2)` from a signal handler.
 // It may import Raster and the C library; nothing else.
 
 public import Raster
@@ -16,7 +17,8 @@ public import Raster
 /// A terminal showing the board: downsamples each canvas to cells and writes the difference.
 ///
 /// Borrows the output file descriptor (it never closes it). `close()` — or `deinit`, if
-/// `close()` was not called — hands the terminal back with `TerminalRenderer.leave()`.
+/// `close()` was not called — hands the terminal back with `TerminalRenderer.leave()`; a process
+/// about to die of a signal can do it from the handler (`armEmergencyRestore()`).
 /// Not thread-safe: use it from the thread that runs the board.
 public final class TerminalDisplay {
   /// The size used when there is no `--size` and the output is not a terminal.
@@ -30,7 +32,8 @@ public final class TerminalDisplay {
   /// else `fallbackSize`. Changes only in `checkResize()`.
   public private(set) var cellSize: (columns: Int, rows: Int)
 
-  private let fd: Int32
+  /// The output descriptor (borrowed).
+  let fd: Int32
   private let syscalls: TerminalSyscalls
   private let fixedSize: (columns: Int, rows: Int)?
   private var renderer = TerminalRenderer()
@@ -50,6 +53,7 @@ public final class TerminalDisplay {
 
   deinit {
     if !isClosed { try? writeAll(renderer.leave()) }
+    disarmEmergencyRestore()
   }
 
   /// The most cells the board draws into: a grid whose one-pixel-per-half-cell canvas fits
@@ -108,6 +112,8 @@ public final class TerminalDisplay {
   public func close() throws(TerminalError) {
     guard !isClosed else { return }
     isClosed = true
+    // Disarmed only once the terminal is back: a signal in between still restores it.
+    defer { disarmEmergencyRestore() }
     try writeAll(renderer.leave())
   }
 

@@ -11,19 +11,25 @@ public struct App {
   public var console: Console
   public var environment: [String: String]
   public var now: @Sendable () -> Instant
+  /// What stops `run` (and reloads it): `.signals` in the executable; `.never` by default, so
+  /// tests calling `main` in process install no signal handler.
+  public var stop: StopRequest
 
   public init(
     console: Console = .standard, environment: [String: String]? = nil,
-    now: @escaping @Sendable () -> Instant = App.wallClock
+    now: @escaping @Sendable () -> Instant = App.wallClock, stop: StopRequest = .never
   ) {
     self.console = console
     self.environment = environment ?? ProcessInfo.processInfo.environment
     self.now = now
+    self.stop = stop
   }
 
   @Sendable public static func wallClock() -> Instant { SystemClock.now() }
 
-  /// Runs the command line; returns the exit code.
+  /// Runs the command line; returns the exit code. A `run` stopped by a signal returns normally
+  /// (everything flushed and closed), says so on stderr and exits 0 for `SIGTERM`, 130 for
+  /// `SIGINT` (`StopSignals.exitStatus`).
   public func main(_ args: [String]) -> Int32 {
     do {
       var options = try ArgumentParser.parse(args)
@@ -33,6 +39,10 @@ public struct App {
       }
       options.commandLine = args
       try run(options)
+      if options.command == .run, let signo = stop.requested() {
+        console.error("wallboard: stopped by \(StopSignals.name(signo))")
+        return StopSignals.exitStatus(for: signo)
+      }
       return 0
     } catch let error as CLIError {
       console.error(error.description)
@@ -51,7 +61,7 @@ public struct App {
     case .layouts: try layouts()
     case .inspect: try inspect(o)
     case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), now: now())
-    case .run: try LiveRun(options: o, console: console, environment: environment, now: now).run()
+    case .run: try LiveRun(options: o, console: console, environment: environment, now: now, stop: stop).run()
     }
   }
 

@@ -106,8 +106,9 @@ final class Displays {
             + "\(Canvas.maxFrameSide / 2) rows and \(Canvas.maxFramePixels / 2) cells: one canvas pixel a half-cell)")
       }
       let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
-      // Ctrl-C is the way out of the terminal view: leave the terminal as it was found.
-      TerminalDisplay.restoreOnSignals()
+      // Ctrl-C is the way out of the terminal view: the run loop returns and `close()` leaves
+      // the terminal as it was found; a second Ctrl-C (a hung loop) restores it from the handler.
+      t.armEmergencyRestore()
       return Displays(kind: .term(t), size: t.canvasSize(), fillsScreen: false)
     case "text":
       return Displays(kind: .text, size: (0, 0), fillsScreen: false)

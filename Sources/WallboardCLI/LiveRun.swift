@@ -15,13 +15,19 @@ internal import Widgets
 /// With a journal (the default), the board first restores what it last knew — shown as such until
 /// a source is live — and records every input; on its way out (a stop signal, `q`) it writes the
 /// journal's tail and a last snapshot.
+///
+/// A stop (`StopRequest.requested`, read once a loop turn) makes it return normally, so every
+/// `defer` runs: sources stopped, display closed.
 struct LiveRun {
   let options: Options
   let console: Console
   let environment: [String: String]
   let now: @Sendable () -> Instant
+  /// What stops the loops and asks for a reload (SIGTERM/SIGINT, SIGHUP).
+  var stop = StopRequest.never
 
   func run() throws(CLIError) {
+    stop.arm()
     let inbox = Inbox()
     var store = BoardStore(settings: options.boardSettings)
     var writer: JournalWriter?
@@ -50,7 +56,7 @@ struct LiveRun {
     let sources = SourceSet.start(
       try SourceSet.make(
         options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
-      settings: options.boardSettings,
+        settings: options.boardSettings,
         environment: environment, clock: now),
       inbox: inbox)
     defer {
@@ -85,13 +91,13 @@ struct LiveRun {
     var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
     var diagnostics = Diagnostics(enabled: settings.diagnostics)
-    var reload = ReloadWatch(options: options, resources: resources)
+    var reload = ReloadWatch(options: options, resources: resources, hangup: stop.takeHangup)
     var stateChanged = true
     var lastFrame = Date.distantPast
     var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State)?
     var lastPanel: IRect?
 
-    while true {
+    while stop.requested() == nil {
       let inputs = inbox.take()
       if !inputs.isEmpty {
         let t = boardTime()
@@ -191,13 +197,14 @@ struct LiveRun {
 
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-  /// The text board, redrawn on change and once a second.
+  /// The text board, redrawn on change and once a second, until a stop. (SIGHUP does nothing
+  /// here: the text board has no layout or theme to reload.)
   func runText(
     inbox: Inbox, store: inout BoardStore, zone: Zone, boardTime: @Sendable () -> Instant
   ) throws(CLIError) {
     var lastDraw = Date.distantPast
     var dirty = true
-    while true {
+    while stop.requested() == nil {
       let inputs = inbox.take()
       if !inputs.isEmpty {
         let t = boardTime()
@@ -206,7 +213,8 @@ struct LiveRun {
       }
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
         let text = TextBoard.render(
-          state: store.state, at: boardTime(), now: now(), zone: zone, unit: options.unit, activeSprint: options.activeSprint,
+          state: store.state, at: boardTime(), now: now(), zone: zone, unit: options.unit,
+          activeSprint: options.activeSprint,
           flowDays: options.flowDays)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()

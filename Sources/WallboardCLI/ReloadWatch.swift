@@ -1,12 +1,7 @@
 internal import EventSources
 internal import Foundation
 internal import Layout
-internal import Synchronization
 internal import Themes
-
-/// Set by the SIGHUP handler (an atomic store is async-signal-safe); read by the run loop.
-private let hangup = Atomic<Int32>(0)
-private let hangupInstalled = Atomic<Bool>(false)
 
 /// Hot reload: on SIGHUP, or when the layout file, the config file or a theme file changes, the
 /// config is read again under the original command line and the scene loaded again from it: the
@@ -20,20 +15,16 @@ struct ReloadWatch {
   private(set) var latest: Options
   /// The files whose change reloads the board, watched on a thread of their own.
   private let files: ReloadFiles
+  /// Whether SIGHUP asked for a reload since the last call (`StopRequest.takeHangup`).
+  private let hangup: @Sendable () -> Bool
 
-  init(options: Options, resources: Resources) {
+  init(options: Options, resources: Resources, hangup: @escaping @Sendable () -> Bool = { false }) {
     self.options = options
     self.resources = resources
     self.latest = options
-    ReloadWatch.installHangup()
+    self.hangup = hangup
     files = ReloadFiles()
     files.watch(Self.watched(options, resources: resources))
-  }
-
-  /// SIGHUP only sets a flag; the run loop does the work.
-  static func installHangup() {
-    guard !hangupInstalled.exchange(true, ordering: .relaxed) else { return }
-    signal(SIGHUP) { _ in hangup.store(1, ordering: .relaxed) }
   }
 
   /// The paths whose change reloads the board: the config file, the layout file and the
@@ -51,7 +42,7 @@ struct ReloadWatch {
   /// reloaded, "" after a good reload (clearing an old error line), else the error line to show.
   mutating func check(_ scene: inout Scene, force: Bool = false) -> String? {
     let changed = files.takeChange()
-    let signalled = hangup.exchange(0, ordering: .relaxed) != 0 || force
+    let signalled = hangup() || force
     guard signalled || changed else { return nil }
     do {
       var o = options
@@ -66,10 +57,8 @@ struct ReloadWatch {
       // A layout the config now names is watched too.
       files.watch(Self.watched(o, resources: resources))
       return ""
-    } catch let error as CLIError {
-      return "Reload failed: " + error.description.replacingOccurrences(of: "wallboard: ", with: "")
     } catch {
-      return "Reload failed: \(error)"
+      return "Reload failed: " + error.description.replacingOccurrences(of: "wallboard: ", with: "")
     }
   }
 }

@@ -11,7 +11,10 @@ sigemptyset(&none)
 sigprocmask(SIG_SETMASK, &none, nil)
 // A parent may also have set them to be ignored (a shell's background job, `nohup`): a board
 // that cannot be stopped with Ctrl-C or `kill -INT` is a trap, so they get their defaults back.
+// `run` then replaces them with `StopSignals`' handlers: a stop becomes a normal return from the
+// run loop (journal flushed, screen restored), exit status 0 for SIGTERM and 130 for SIGINT; a
+// second one ends the process at once.
 signal(SIGINT, SIG_DFL)
 signal(SIGTERM, SIG_DFL)
 
-exit(App().main(Array(CommandLine.arguments.dropFirst())))
+exit(App(stop: .signals).main(Array(CommandLine.arguments.dropFirst())))

@@ -5,15 +5,19 @@ import Testing
 /// The environment variable that turns a run of this test binary into the child.
 let childVariable = "WB_FB_CONSOLE_CHILD"
 
-/// The console guard's real signal path, exercised in a child process: the test binary spawns
-/// itself (`posix_spawn` of `/proc/self/exe`, filtered to this suite) with `WB_FB_CONSOLE_CHILD`
-/// set, and that run of this same test acts as the child. The child takes a console on a temporary
-/// file with the live seam (only `KDGETMODE` and `KDSETMODE` are replaced, since a file is no
-/// tty: `KDSETMODE` writes `mode N` into the file), then sends itself the signal (or exits).
+/// The console guard's restore from a real signal handler, and at exit, exercised in a child
+/// process: the test binary spawns itself (`posix_spawn` of `/proc/self/exe`, filtered to this
+/// suite) with `WB_FB_CONSOLE_CHILD` set, and that run of this same test acts as the child. The
+/// child takes a console on a temporary file with the live seam (only `KDGETMODE` and
+/// `KDSETMODE` are replaced, since a file is no tty: `KDSETMODE` writes `mode N` into the file),
+/// installs a handler that does what the executable's second-signal path does
+/// (`restoreActiveConsole()`, then the default action), then sends itself the signal (or exits).
 /// The parent checks how the child died and what the file says.
 @Suite("Console guard, real signals")
 struct RealConsoleSignalTests {
-  @Test("a real SIGINT or SIGTERM, or exit, restores the console", arguments: ["SIGINT", "SIGTERM", "exit"])
+  @Test(
+    "restoreActiveConsole in a real SIGINT or SIGTERM handler, or exit, restores the console",
+    arguments: ["SIGINT", "SIGTERM", "exit"])
   func realSignal(_ how: String) throws {
     if let child = getenv(childVariable).map({ String(cString: $0) }) {
       if child.hasPrefix(how + ":") { actAsChild(how, tty: String(child.dropFirst(how.count + 1))) }
@@ -42,6 +46,12 @@ struct RealConsoleSignalTests {
       return 0
     }
     guard let console = try? ConsoleGuard(tty: tty, syscalls: syscalls) else { exit(90) }
+    for signo in [SIGINT, SIGTERM] {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = restoreThenDie
+      sigemptyset(&action.sa_mask)
+      _ = sigaction(signo, &action, nil)
+    }
     withExtendedLifetime(console) {
       switch how {
       case "exit": exit(0)
@@ -54,6 +64,16 @@ struct RealConsoleSignalTests {
     }
     exit(91)  // the signal should have ended the process by now
   }
+}
+
+/// What the executable's handler does on a second stop signal: restore, then die of it.
+private let restoreThenDie: @convention(c) (Int32) -> Void = { signo in
+  ConsoleGuard.restoreActiveConsole()
+  var action = sigaction()
+  action.__sigaction_handler.sa_handler = SIG_DFL
+  sigemptyset(&action.sa_mask)
+  _ = sigaction(signo, &action, nil)
+  _ = raise(signo)
 }
 
 /// How a child process ended.

@@ -24,6 +24,29 @@ struct ProcessSignalTests {
     return (p, out)
   }
 
+  /// Starts the board on `display` with a quiet `jsonl:` source, its output and errors to pipes.
+  static func start(display: [String]) throws -> (process: Process, out: Pipe, err: Pipe) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    p.arguments = ["run", "--display"] + display + ["--source", "jsonl:\(events)", "--tz", "UTC"]
+    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    let (out, err) = (Pipe(), Pipe())
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    return (p, out, err)
+  }
+
+  /// Waits up to `seconds` for `p` to end; false if it is still running.
+  static func waitForExit(_ p: Process, seconds: Double) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+    guard !p.isRunning else { return false }
+    p.waitUntilExit()
+    return true
+  }
+
   /// Reads from `pipe` until `enough` holds or `seconds` pass.
   static func read(_ pipe: Pipe, seconds: Double, until enough: (String) -> Bool) -> String {
     let fd = pipe.fileHandleForReading.fileDescriptor
@@ -81,5 +104,39 @@ struct ProcessSignalTests {
     let end = Date().addingTimeInterval(5)
     while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
     #expect(!p.isRunning, "SIGINT did not stop the board")
+  }
+
+  @Test(
+    "SIGTERM and SIGINT stop the text board with a normal exit: 0 and 130, and a stop line",
+    arguments: [(SIGTERM, Int32(0), "SIGTERM"), (SIGINT, Int32(130), "SIGINT")])
+  func aStopSignalEndsTheRunNormally(_ signo: Int32, _ status: Int32, _ name: String) throws {
+    let (p, out, err) = try Self.start(display: ["text"])
+    defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+    #expect(Self.read(out, seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
+    kill(p.processIdentifier, signo)
+    try #require(Self.waitForExit(p, seconds: 10), "\(name) did not stop the board")
+    #expect(p.terminationReason == .exit, "the board returned from its loop, not killed by \(name)")
+    #expect(p.terminationStatus == status)
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message == "wallboard: stopped by \(name)\n")
+  }
+
+  @Test func aStoppedTerminalViewIsHandedBackByClose() throws {
+    // Not a tty, so the terminal view draws at --size: 20 columns, 16 rows.
+    let (p, out, err) = try Self.start(display: ["term", "--size", "20x16"])
+    defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+    // The first frame hides the cursor and turns autowrap off.
+    let first = Self.read(out, seconds: 10) { $0.contains("\u{1B}[?7l") }
+    #expect(first.contains("\u{1B}[?25l\u{1B}[?7l"))
+    kill(p.processIdentifier, SIGTERM)
+    let rest = Self.read(out, seconds: 10) { _ in false }
+    try #require(Self.waitForExit(p, seconds: 10), "SIGTERM did not stop the board")
+    #expect(p.terminationReason == .exit && p.terminationStatus == 0)
+    // `close()`'s leave(), with the cursor moved below the board: not the signal handler's.
+    #expect(
+      (first + rest).hasSuffix("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[16;1H\r\n"),
+      "\((first + rest).suffix(40).debugDescription)")
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message == "wallboard: stopped by SIGTERM\n")
   }
 }
