@@ -7,9 +7,12 @@ bin="$1"
 seconds="${2:-20}"
 events="$(dirname "$0")/idle-board.jsonl"
 export SDL_VIDEODRIVER=dummy
-"$bin" run --source "jsonl:$events" --display sdl --size 1920x1080 --tz UTC >/dev/null 2>&1 &
+# With a journal, as a board runs (in a folder of its own, not the user's state directory).
+dir="$(mktemp -d)"
+"$bin" run --source "jsonl:$events" --display sdl --size 1920x1080 --tz UTC --journal "$dir/journal.db" \
+  >/dev/null 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
+trap 'kill $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
 sleep 3   # start-up and the first frames
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 hz=$(getconf CLK_TCK)

@@ -14,9 +14,14 @@ extension JournalFile {
     public var overBound = false
   }
 
-  /// Thins the snapshots to one a day (besides the base and the latest two) and, when the file is
-  /// over `retention.maxBytes`, makes the newest snapshot taken before what retention keeps the
-  /// base: the inputs and snapshots before it are deleted, and their pages given back.
+  /// Keeps the journal within `retention.maxBytes`.
+  ///
+  /// Always: the snapshots are thinned to one a day, besides the base and the latest two. Over
+  /// the bound: to the base and the latest two alone; and if that is not enough, the board as it
+  /// stood at the start of what retention keeps (`Retention.floor`) — the journal played up to
+  /// then — becomes the new base, and the inputs before it are deleted and their pages given
+  /// back. The inputs retention keeps are never deleted: a journal whose kept window alone is
+  /// larger than the bound stays over it, and says so.
   ///
   /// - Parameters:
   ///   - state: the board as of the latest snapshot (for the sprints retention keeps).
@@ -25,33 +30,45 @@ extension JournalFile {
   public func compact(retention: Retention, state: BoardState, at: Instant) throws(JournalError) -> Compaction {
     var result = Compaction()
     let budget = max(retention.maxBytes - Int64(JournalFile.walLimit(for: retention)), retention.maxBytes / 2)
-    try guarded { () throws(SQLiteError) in
-      try db.transaction { () throws(SQLiteError) in
-        result.snapshotsRemoved += try thin()
-      }
-    }
+    result.snapshotsRemoved += try thin(keepDaily: true)
     var used = try bytesInUse()
     if used > budget {
+      result.snapshotsRemoved += try thin(keepDaily: false)
+      used = try bytesInUse()
+    }
+    if used > budget {
       let floor = retention.floor(state: state, at: at)
-      let snaps = try snapshots()
-      if let base = snaps.last(where: { $0.at <= floor }), base.id != snaps.first?.id || !base.gap {
-        try guarded { () throws(SQLiteError) in
-          try db.transaction { () throws(SQLiteError) in
-            try db.execute("DELETE FROM inputs WHERE id <= \(base.through)")
-            result.inputsRemoved = db.changes
-            try db.execute("DELETE FROM snapshots WHERE id < \(base.id)")
-            result.snapshotsRemoved += db.changes
-            try db.execute("UPDATE snapshots SET gap = 1 WHERE id = \(base.id)")
-            try db.execute(
-              "INSERT OR REPLACE INTO meta(key, value) VALUES ('compacted_through', \(base.through))")
+      if try compactedThrough() > 0, let base = try snapshots().first, base.at >= floor {
+        // The base is already at the floor: nothing more may go.
+      } else {
+        var board = BoardState(settings: state.settings)
+        let played = try play(through: floor, settings: nil) { input, _ in Reducer.reduce(into: &board, input) }
+        if played.lastRow > (try compactedThrough()) {
+          let bytes = BoardCodec.encode(board)
+          let through = played.lastRow
+          try guarded { () throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in
+              try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,1,?)").run([
+                .integer(through), .integer((played.at ?? floor).millis), .blob(bytes),
+              ])
+              let base = db.lastInsertRowID
+              try db.execute("DELETE FROM inputs WHERE id <= \(through)")
+              result.inputsRemoved = db.changes
+              try db.execute("DELETE FROM snapshots WHERE through <= \(through) AND id != \(base)")
+              result.snapshotsRemoved += db.changes
+              try db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('compacted_through', \(through))")
+            }
           }
         }
       }
+      used = try bytesInUse()
+    }
+    if result.snapshotsRemoved > 0 || result.inputsRemoved > 0 {
+      // The pages freed go back to the file system; the log is cut back to its limit.
       try guarded { () throws(SQLiteError) in
         _ = try db.rows("PRAGMA incremental_vacuum")
         _ = try db.rows("PRAGMA wal_checkpoint(TRUNCATE)")
       }
-      used = try bytesInUse()
     }
     result.bytes = used
     result.overBound = used > budget
@@ -63,15 +80,16 @@ extension JournalFile {
     Int(min(Int64(walLimit), retention.maxBytes / 8))
   }
 
-  /// Deletes every snapshot that is neither the first (the base), one of the latest two, nor the
-  /// last of its day (UTC, board time). Returns how many.
-  private func thin() throws(SQLiteError) -> Int64 {
-    try db.execute(
-      """
-      DELETE FROM snapshots WHERE id NOT IN (SELECT min(id) FROM snapshots)
-        AND id NOT IN (SELECT id FROM snapshots ORDER BY id DESC LIMIT 2)
-        AND id NOT IN (SELECT max(id) FROM snapshots GROUP BY at / 86400000)
-      """)
-    return db.changes
+  /// Deletes every snapshot that is neither the base (the first), one of the latest two, nor —
+  /// with `keepDaily` — the last of its day (UTC, board time). Returns how many.
+  private func thin(keepDaily: Bool) throws(JournalError) -> Int64 {
+    try guarded { () throws(SQLiteError) in
+      try db.execute(
+        """
+        DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY through, id LIMIT 1)
+          AND id NOT IN (SELECT id FROM snapshots ORDER BY through DESC, id DESC LIMIT 2)
+        """ + (keepDaily ? " AND id NOT IN (SELECT max(id) FROM snapshots GROUP BY at / 86400000)" : ""))
+      return db.changes
+    }
   }
 }

@@ -15,6 +15,8 @@ extension JournalFile {
     public var settingsDiffer = false
     /// Everything the journal holds was delivered (`moment` is not before its last input).
     public var reachedEnd = true
+    /// The last input delivered, or covered by the snapshot delivered (0: none).
+    public var lastRow: Int64 = 0
   }
 
   /// Plays the journal back as inputs, as the board took them: a `.restored` board first (the
@@ -50,15 +52,21 @@ extension JournalFile {
       deliver(.restored(board), info.at)
       out.snapshot = info
       out.at = info.at
+      out.lastRow = info.through
       after = info.through
     }
     // Later barriers (inputs dropped after `start`) restore their board when reached.
-    let startId = out.snapshot?.id ?? 0
-    var gaps = all.filter { s in s.gap && s.id > startId && (moment.map { s.at <= $0 } ?? true) }[...]
+    let later = all.drop { s in out.snapshot.map { s != $0 } ?? false }.dropFirst(out.snapshot == nil ? 0 : 1)
+    var gaps = later.filter { s in s.gap && (moment.map { s.at <= $0 } ?? true) }[...]
+    func cross(_ g: SnapshotInfo) throws(JournalError) {
+      deliver(.restored(try board(of: g)), g.at)
+      out.snapshot = g
+      out.at = g.at
+      out.lastRow = g.through
+    }
     try inputs(after: after) { (row, input) throws(JournalError) in
       while let g = gaps.first, g.through < row.id {
-        deliver(.restored(try board(of: g)), g.at)
-        out.snapshot = g
+        try cross(g)
         gaps = gaps.dropFirst()
       }
       if let moment, row.at > moment {
@@ -68,12 +76,10 @@ extension JournalFile {
       deliver(input, row.at)
       out.inputs += 1
       out.at = row.at
+      out.lastRow = row.id
       return true
     }
-    for g in gaps {
-      deliver(.restored(try board(of: g)), g.at)
-      out.snapshot = g
-    }
+    for g in gaps { try cross(g) }
     return out
   }
 }

@@ -76,7 +76,8 @@ public final class JournalFile {
           switch item {
           case .input(let r):
             try rows.run([
-              .integer(r.at.millis), .integer(Int64(r.kind.rawValue)), .text(r.origin), r.seq.map(Value.integer) ?? .null,
+              .integer(r.at.millis), .integer(Int64(r.kind.rawValue)), .text(r.origin),
+              r.seq.map(Value.integer) ?? .null,
               .integer(r.time.millis), r.topic.map(Value.text) ?? .null, .integer(Int64(r.outcome.rawValue)),
               .blob(batch.bodies[next]),
             ])
@@ -93,10 +94,10 @@ public final class JournalFile {
 
   // MARK: Reading
 
-  /// The snapshots kept, oldest first (without their boards).
+  /// The snapshots kept, in the order of the inputs they cover (without their boards).
   public func snapshots() throws(JournalError) -> [SnapshotInfo] {
     try guarded { () throws(SQLiteError) in
-      try db.rows("SELECT id, through, at, gap, length(state) FROM snapshots ORDER BY id").map { r in
+      try db.rows("SELECT id, through, at, gap, length(state) FROM snapshots ORDER BY through, id").map { r in
         SnapshotInfo(
           id: r[0].integer ?? 0, through: r[1].integer ?? 0, at: Instant(millis: r[2].integer ?? 0),
           gap: (r[3].integer ?? 0) != 0, bytes: Int(r[4].integer ?? 0))

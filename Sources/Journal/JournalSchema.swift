@@ -55,7 +55,9 @@ enum JournalSchema {
       }
     }
     if found < version {
-      guard writable else { throw .notAJournal(path: path, reason: "schema \(found) needs migrating; open it to write") }
+      guard writable else {
+        throw .notAJournal(path: path, reason: "schema \(found) needs migrating; open it to write")
+      }
       try file.guarded { () throws(SQLiteError) in
         try db.transaction { () throws(SQLiteError) in
           for step in found..<version { try db.execute(migrations[step]) }
@@ -70,7 +72,8 @@ enum JournalSchema {
     }
     guard codec == Int64(BoardCodec.version) else {
       throw .notAJournal(
-        path: path, reason: "its boards are encoded in version \(codec.map(String.init) ?? "none"); "
+        path: path,
+        reason: "its boards are encoded in version \(codec.map(String.init) ?? "none"); "
           + "this build reads version \(BoardCodec.version)")
     }
   }

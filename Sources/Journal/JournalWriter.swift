@@ -34,6 +34,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   private var fileBox: JournalFile?
   private var file: JournalFile { fileBox! }
   private let lockFD: Int32
+  private var released = false
   private let condition = NSCondition()
   private var pending: [Item] = []
   private var firstQueued: Date?
@@ -47,7 +48,6 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   private var queued = 0
   private var written = 0
   private var current = JournalStatus()
-  private var thread: Thread?
 
   /// Opens (or makes) the journal at `path` and takes it for this board: another board writing
   /// it is an error. Nothing is written before `start`.
@@ -75,9 +75,13 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     current.bytes = (try? file.bytesInUse()) ?? 0
   }
 
-  deinit {
-    // SQLite's connection closes first: closing any descriptor of the file drops the process's
-    // POSIX locks on it, SQLite's among them.
+  deinit { release() }
+
+  /// Closes the file, then gives up the lock. SQLite's connection closes first: closing any
+  /// descriptor of the file drops the process's POSIX locks on it, SQLite's among them.
+  private func release() {
+    guard !released else { return }
+    released = true
     fileBox = nil
     Glibc.close(lockFD)
   }
@@ -98,7 +102,6 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     }
     let t = Thread { [self] in loop() }
     t.name = "journal"
-    thread = t
     t.start()
   }
 
@@ -238,15 +241,17 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
       closing = true
       condition.broadcast()
     }
-    guard condition.withLock({ started }) else {
+    if condition.withLock({ started }) {
+      condition.lock()
+      while !finished { condition.wait() }
+      condition.unlock()
+    } else {
       // Never started: write what was queued on this thread.
       let items = condition.withLock { pending }
       if !items.isEmpty { write(items) }
-      return
     }
-    condition.lock()
-    while !finished { condition.wait() }
-    condition.unlock()
+    // The file is closed and the lock given up now, whoever still holds the writer.
+    release()
   }
 
   /// How the journal stands: what was written, dropped, its size and its last error.

@@ -31,7 +31,7 @@ public struct App {
   /// (everything flushed and closed), says so on stderr and exits 0 for `SIGTERM`, 130 for
   /// `SIGINT` (`StopSignals.exitStatus`).
   public func main(_ args: [String]) -> Int32 {
-    do {
+    do throws(CLIError) {
       var options = try ArgumentParser.parse(args)
       if let config = options.config {
         let text = try TextFile.read(config, what: "config file")
@@ -44,12 +44,9 @@ public struct App {
         return StopSignals.exitStatus(for: signo)
       }
       return 0
-    } catch let error as CLIError {
+    } catch {
       console.error(error.description)
       return error.exitCode
-    } catch {
-      console.error("wallboard: \(error)")
-      return 1
     }
   }
 
@@ -70,7 +67,8 @@ public struct App {
     let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
     let json = InspectReport.json(
       state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit,
-      activeSprint: o.activeSprint, flowDays: o.flowDays, afterAt: o.at == nil ? nil : load.tally.afterAsOf)
+      activeSprint: o.activeSprint, flowDays: o.flowDays, afterAt: load.tally.afterAsOf > 0 ? load.tally.afterAsOf : nil
+    )
     console.out(json.serialized(pretty: true))
   }
 

@@ -9,7 +9,7 @@ public enum InspectReport {
   ///   - now: the real clock, against which each source's staleness is judged.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the window of `flow` and `throughput` (`Flow.dayRange`).
-  ///   - afterAt: with `--at`, how many events were set aside as dated after it.
+  ///   - afterAt: how many events were set aside as dated after `--at`, when some were.
   public static func json(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
     flowDays: Int = Flow.defaultDays, afterAt: Int? = nil

@@ -88,7 +88,9 @@ enum JournalPlace {
           warn("wallboard: \(error) and cannot be set aside; running without a journal")
           return nil
         }
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+        for suffix in ["-wal", "-shm"] {
+          try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
         warn("wallboard: \(error); kept it as \(aside) and began a new one")
       }
     }

@@ -16,7 +16,8 @@ struct CrashSafetyTests {
     let states = ["todo", "in_progress", "review", "done"]
     return (1...count).map { n in
       let minute = n / 60
-      let time = String(format: "2026-11-%02dT%02d:%02d:%02dZ", 2 + minute / 1440, minute / 60 % 24, minute % 60, n % 60)
+      let time = String(
+        format: "2026-11-%02dT%02d:%02d:%02dZ", 2 + minute / 1440, minute / 60 % 24, minute % 60, n % 60)
       let id = "F-\(n % 300)"
       if n <= 300 {
         return
@@ -108,8 +109,8 @@ struct CrashSafetyTests {
     let seqs = try Self.check(journal, "after SIGTERM")
     #expect(seqs == Array(1...Int64(seqs.count)), "a prefix of what was sent, in order")
     // The board says how many inputs it took; the journal holds every one.
-    let taken = try #require(
-      message.firstRange(of: #"kept (\d+) of (\d+) inputs"#).map { message[$0] }, "\(message)")
+    let pattern = try Regex(#"kept (\d+) of (\d+) inputs"#)
+    let taken = try #require(message.firstMatch(of: pattern).map { message[$0.range] }, "\(message)")
     let numbers = taken.split(separator: " ").compactMap { Int($0) }
     #expect(numbers.count == 2 && numbers[0] == numbers[1], "\(taken)")
     let file = try JournalFile(path: journal, mode: .read)

@@ -25,7 +25,7 @@ struct JournalCLITests {
     // The restarted board, from its journal alone.
     let after = try Self.inspect(["--journal", journal])
     #expect(after == before)
-    #expect(before.contains("\"features\""))
+    #expect(before.contains("\"burndown\"") && before.contains("2026-11-11T15:00:00Z"))
     // And without the journal the same sources give the same board: the journal changed nothing.
     #expect(try Self.inspect(["--source", "sim", "--at", Self.midSprint]) == before)
   }
@@ -68,19 +68,25 @@ struct JournalCLITests {
     let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
     // The moment of the middle line: the file up to it, and no further.
     let middle = lines[lines.count / 2]
-    let time = try #require(middle.firstRange(of: "\"time\":\"").map { middle[$0.upperBound...].prefix(20) })
+    let time = try #require(middle.firstRange(of: "\"time\": \"").map { middle[$0.upperBound...].prefix(20) })
     let asOf = try Self.inspect(["--source", "jsonl:\(events)", "--at", String(time)])
     let dir = try TempDir()
     let head = dir.url.appendingPathComponent("head.jsonl")
     let kept = lines.filter { line in
-      guard let r = line.firstRange(of: "\"time\":\"") else { return true }
+      guard let r = line.firstRange(of: "\"time\": \"") else { return true }
       return line[r.upperBound...].prefix(20) <= time
     }
     try (kept.joined(separator: "\n") + "\n").write(to: head, atomically: true, encoding: .utf8)
     let expected = try Self.inspect(["--source", "jsonl:\(head.path)", "--at", String(time)])
     #expect(asOf != whole)
+    // The same board, the events after the moment counted as set aside.
+    let later = lines.count - kept.count
+    #expect(later > 0)
+    let counted = asOf.replacingOccurrences(of: events, with: "F")
+    #expect(counted.contains("\"after_at\": \(later)"), "\(later) events are after the moment")
     #expect(
-      asOf.replacingOccurrences(of: events, with: "F") == expected.replacingOccurrences(of: head.path, with: "F"))
+      counted.replacingOccurrences(of: ",\n    \"after_at\": \(later)", with: "")
+        == expected.replacingOccurrences(of: head.path, with: "F"))
   }
 
   @Test func aJournalThatIsNotOneIsAnErrorNamingIt() throws {

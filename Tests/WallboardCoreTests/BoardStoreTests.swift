@@ -47,7 +47,7 @@ import WallboardCore
     store.apply(Self.inputs)
     store.apply(.connection(origin: "test", status: .ended, at: Make.t("2026-12-01T00:00:00Z"), detail: nil))
     #expect(store.tally.afterAsOf == 1)
-    #expect(store.state.features["F-1"]?.status == "in_progress", "the 3 March change is after the moment")
+    #expect(store.state.features["F-1"]?.status == "in-progress", "the 3 March change is after the moment")
     #expect(store.state.origins["test"]?.connection == .ended)
     // Ungated (a source that cut itself to the moment): everything applies.
     var all = BoardStore(settings: BoardSettings(), asOf: Make.t("2026-03-02T12:00:00Z"))
@@ -61,7 +61,8 @@ import WallboardCore
     store.apply(Self.inputs)
     // An event from the past does not move the board's time back.
     store.apply(.event(Make.status("2026-03-01T08:00:00Z", "F-1", "review", seq: 5)))
-    #expect(recorder.taken.map(\.0) == Self.inputs + [.event(Make.status("2026-03-01T08:00:00Z", "F-1", "review", seq: 5))])
+    #expect(
+      recorder.taken.map(\.0) == Self.inputs + [.event(Make.status("2026-03-01T08:00:00Z", "F-1", "review", seq: 5))])
     #expect(recorder.taken[3].1 == .duplicate)
     let times = recorder.taken.map(\.2)
     #expect(times == times.sorted(), "\(times)")
