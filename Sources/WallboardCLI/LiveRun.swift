@@ -214,8 +214,7 @@ struct LiveRun {
       if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
         let text = TextBoard.render(
           state: store.state, at: boardTime(), now: now(), zone: zone, unit: options.unit,
-          activeSprint: options.activeSprint,
-          flowDays: options.flowDays)
+          activeSprint: options.activeSprint, flowDays: options.flowDays, restoredFrom: store.restoredFrom)
         console.out("\u{1B}[H\u{1B}[2J" + text)
         lastDraw = Date()
         dirty = false

@@ -10,14 +10,20 @@ public enum TextBoard {
   /// - Parameters:
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the flow's window when no sprint is active (`Flow.dayRange`).
+  ///   - restoredFrom: the board was restored from its journal and no source is live yet: when
+  ///     it last heard anything (`BoardStore.restoredFrom`).
   public static func render(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
-    flowDays: Int = Flow.defaultDays
+    flowDays: Int = Flow.defaultDays, restoredFrom: Instant? = nil
   ) -> String {
     var lines: [String] = []
     let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
     let sources = SourceStatus.compute(state: state, now: now)
-    if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
+    if let restoredFrom {
+      let day =
+        zone.date(of: restoredFrom) == zone.date(of: now) ? "" : "\(Clock.dayMonth(zone.date(of: restoredFrom))) "
+      lines.append("!! Last known board — showing data from \(day)\(Clock.hhmm(restoredFrom, zone))")
+    } else if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
       let since = down.lastHeard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? ""
       lines.append("!! Not connected: \(down.name) is \(down.status.rawValue)\(since)")
     }

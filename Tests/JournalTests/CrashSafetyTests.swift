@@ -117,4 +117,58 @@ struct CrashSafetyTests {
     #expect(try file.inputRange().count == Int64(numbers.first ?? -1))
     #expect(seqs.count >= 39_000, "the lines the board had read before the stop were taken (\(seqs.count))")
   }
+
+  /// Reads `pipe` until `enough` holds or `seconds` pass.
+  static func read(_ pipe: Pipe, seconds: Double, until enough: (String) -> Bool) -> String {
+    let fd = pipe.fileHandleForReading.fileDescriptor
+    var text = ""
+    let end = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while Date() < end, !enough(text) {
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 100) > 0 else { continue }
+      let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { break }
+      text += String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+    return text
+  }
+
+  @Test func theFirstFrameAfterARestartIsTheLastKnownBoardUntilASourceIsLive() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("j.db").path
+    let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
+    let inspect = Process()
+    inspect.executableURL = URL(fileURLWithPath: Self.binary)
+    inspect.arguments = ["inspect", "--source", "jsonl:\(events)", "--journal", journal, "--tz", "UTC"]
+    inspect.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    inspect.standardOutput = FileHandle.nullDevice
+    try inspect.run()
+    inspect.waitUntilExit()
+    try #require(inspect.terminationStatus == 0)
+    for (sources, marked) in [([String](), true), (["--source", "jsonl:\(events)"], false)] {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: Self.binary)
+      p.arguments = ["run", "--display", "text", "--tz", "UTC", "--journal", journal] + sources
+      p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+      let out = Pipe()
+      p.standardOutput = out
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      defer { if p.isRunning { p.terminate() } }
+      // Two frames: the restored board, then (with a source) the live one.
+      let text = Self.read(out, seconds: 10) { $0.components(separatedBy: "Progress:").count > 2 }
+      let frames = text.components(separatedBy: "\u{1B}[H\u{1B}[2J").filter { !$0.isEmpty }
+      let first = try #require(frames.first, "no frame within 10 s")
+      #expect(first.contains("Sprint 1"), "the journal's board: \(first)")
+      if marked {
+        #expect(first.hasPrefix("!! Last known board — showing data from"), "\(first)")
+        #expect(frames.allSatisfy { $0.hasPrefix("!! Last known board") }, "no source: it stays marked")
+      } else {
+        #expect(frames.last.map { !$0.contains("Last known board") } == true, "a live source ends the mark")
+      }
+      p.terminate()
+      p.waitUntilExit()
+    }
+  }
 }

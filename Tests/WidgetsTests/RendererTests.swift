@@ -42,6 +42,23 @@ struct RendererTests {
     #expect(canvas.pixel(1, 1) == Fixtures.catalog.theme(id: "github-light")!.bg)
   }
 
+  @Test func aRestoredBoardSaysSoInTheBannerBeforeAnyConnectionTrouble() throws {
+    let state = Fixtures.frame(banner: true)
+    #expect(state.banner?.hasPrefix("Not connected") == true)
+    var restored = Fixtures.state
+    Reducer.reduce(
+      into: &restored,
+      .connection(origin: "orchestra://build-server:50101", status: .live, at: Fixtures.at, detail: nil))
+    let today = FrameModel(
+      state: restored, at: Fixtures.at, now: Fixtures.at, zone: .utc, unit: .auto,
+      restoredFrom: Make.t("2026-11-11T14:02:00Z"))
+    #expect(today.banner == "Last known board — showing data from 14:02")
+    let older = FrameModel(
+      state: restored, at: Fixtures.at, now: Fixtures.at, zone: .utc, unit: .auto,
+      restoredFrom: Make.t("2026-11-09T08:30:00Z"))
+    #expect(older.banner == "Last known board — showing data from 9 Nov 08:30")
+  }
+
   @Test func bannerComesAndGoes() throws {
     var renderer = BoardRenderer(layout: try Fixtures.bundled("wall"), painter: Painter(text: Fixtures.text()))
     let style = Fixtures.style("orchestra", height: 1080)
