@@ -69,7 +69,7 @@ public enum BoardCodec {
 
   public static func encode(_ state: BoardState) -> [UInt8] {
     var w = ByteWriter()
-    w.bytes.reserveCapacity(256 + 128 * (state.features.count + state.hidden.count))
+    w.bytes.reserveCapacity(256 + 256 * (state.features.count + state.hidden.count))
     w.byte(version)
     w.state(state)
     return w.bytes
