@@ -45,6 +45,13 @@ public struct SequenceCursor: Hashable, Sendable {
 
   public init() {}
 
+  /// A cursor as it stood (a decoded board's).
+  init(last: [String: Int64], floor: Int64?, restarted: Bool) {
+    self.last = last
+    self.floor = floor
+    self.restarted = restarted
+  }
+
   /// The highest number this stream has applied or been brought to by a snapshot.
   public var highest: Int64? {
     let top = last.values.max()
