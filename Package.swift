@@ -132,7 +132,7 @@ let package = Package(
       name: "WallboardCLITests",
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
-        "EventSources", "WallboardCore", "Wire", "PNG",
+        "EventSources", "WallboardCore", "Wire", "PNG", "Journal",
       ],
       swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,

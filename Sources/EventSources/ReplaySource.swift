@@ -45,7 +45,8 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
     }
   }
 
-  /// The journal's clock while it plays: where the replay has reached.
+  /// The journal's clock while it plays: where the replay has reached (set from the journal's
+  /// first moment when it starts).
   public var ownClock: (@Sendable () -> Instant)? { { [self] in journalNow() ?? SystemClock.now() } }
 
   func journalNow() -> Instant? {
@@ -57,17 +58,36 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
   private var isStopped: Bool { lock.withLock { stopped } }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
+    // The clock starts at the journal's first moment, before anything is delivered: the board
+    // stamps what it receives with it.
+    let file: JournalFile
+    do throws(JournalError) {
+      file = try JournalFile(path: path, mode: .read)
+      let base = try file.snapshots().first.flatMap { $0.gap ? $0.at : nil }
+      var first = base
+      if first == nil { first = try file.firstInputTime() }
+      lock.withLock {
+        anchorJournal = first
+        anchorReal = Date()
+      }
+    } catch {
+      deliver(.connection(origin: origin, status: .offline, at: SystemClock.now(), detail: error.description))
+      return
+    }
+    nonisolated(unsafe) let owned = file
     let thread = Thread { [self] in
-      deliver(.connection(origin: origin, status: .connecting, at: SystemClock.now(), detail: "replaying \(path)"))
+      deliver(.connection(origin: origin, status: .live, at: SystemClock.now(), detail: "replaying \(path)"))
       do throws(JournalError) {
-        let file = try JournalFile(path: path, mode: .read)
-        _ = try file.play(through: nil, settings: settings) { input, at in
-          guard !isStopped else { return }
+        let played = try owned.play(through: nil, settings: settings, from: .beginning, stop: { isStopped }) {
+          input, at in
           wait(until: at)
-          guard !isStopped else { return }
-          deliver(Self.received(input, now: SystemClock.now()))
+          if !isStopped { deliver(Self.received(input, now: SystemClock.now())) }
         }
-        deliver(.connection(origin: origin, status: .ended, at: SystemClock.now(), detail: "replayed to its end"))
+        guard !isStopped else { return }
+        deliver(
+          .connection(
+            origin: origin, status: .ended, at: SystemClock.now(),
+            detail: "replayed to its end (\(played.inputs) inputs)"))
       } catch {
         deliver(.connection(origin: origin, status: .offline, at: SystemClock.now(), detail: error.description))
       }
@@ -77,12 +97,6 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
 
   /// Sleeps until the replay's clock reaches `at`; a wait longer than `maxGap` is cut to it.
   private func wait(until at: Instant) {
-    lock.lock()
-    if anchorJournal == nil {
-      anchorJournal = at
-      anchorReal = Date()
-    }
-    lock.unlock()
     while !isStopped, let now = journalNow(), now < at {
       var wait = Double(at.millis - now.millis) / 1000 / speed
       if wait > maxGap {
@@ -127,7 +141,9 @@ extension ReplaySource {
       var spec = Spec(path: path)
       if let comma = path.lastIndex(of: ","), path[path.index(after: comma)...].hasPrefix("speed=") {
         let v = path[path.index(after: comma)...].dropFirst("speed=".count)
-        guard let speed = Double(v), speed.isFinite, speed > 0, speed <= 1_000_000 else {
+        // A plain decimal (no sign, exponent or hexadecimal), above 0 and at most a million.
+        let plain = !v.isEmpty && v.utf8.count <= 16 && v.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard plain, let speed = Double(v), speed.isFinite, speed > 0, speed <= 1_000_000 else {
           throw SourceSpecError(text: text, problem: "speed must be a number above 0 and at most 1000000")
         }
         path = String(path[..<comma])

@@ -43,15 +43,24 @@ extension JournalFile {
       } else {
         var board = BoardState(settings: state.settings)
         let played = try play(through: floor, settings: nil) { input, _ in Reducer.reduce(into: &board, input) }
-        if played.lastRow > (try compactedThrough()) {
-          let bytes = BoardCodec.encode(board)
-          let through = played.lastRow
+        let through = played.lastRow
+        if through > (try compactedThrough()) {
+          // A snapshot that already covers exactly those inputs is the base as it is (the last
+          // one, when every input is older than the floor); else the board played up to it.
+          let existing = try snapshots().last { $0.through == through }
+          let bytes = existing == nil ? BoardCodec.encode(board) : []
           try guarded { () throws(SQLiteError) in
             try db.transaction { () throws(SQLiteError) in
-              try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,1,?)").run([
-                .integer(through), .integer((played.at ?? floor).millis), .blob(bytes),
-              ])
-              let base = db.lastInsertRowID
+              let base: Int64
+              if let existing {
+                base = existing.id
+                try db.execute("UPDATE snapshots SET gap = 1 WHERE id = \(base)")
+              } else {
+                try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,1,?)").run([
+                  .integer(through), .integer((played.at ?? floor).millis), .blob(bytes),
+                ])
+                base = db.lastInsertRowID
+              }
               try db.execute("DELETE FROM inputs WHERE id <= \(through)")
               result.inputsRemoved = db.changes
               try db.execute("DELETE FROM snapshots WHERE through <= \(through) AND id != \(base)")
@@ -80,13 +89,15 @@ extension JournalFile {
     Int(min(Int64(walLimit), retention.maxBytes / 8))
   }
 
-  /// Deletes every snapshot that is neither the base (the first), one of the latest two, nor —
-  /// with `keepDaily` — the last of its day (UTC, board time). Returns how many.
+  /// Deletes every snapshot that is neither the base (the first), a gap (a replay crosses it),
+  /// one of the latest two, nor — with `keepDaily` — the last of its day (UTC, board time).
+  /// Returns how many.
   private func thin(keepDaily: Bool) throws(JournalError) -> Int64 {
     try guarded { () throws(SQLiteError) in
       try db.execute(
         """
-        DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY through, id LIMIT 1)
+        DELETE FROM snapshots WHERE gap = 0
+          AND id NOT IN (SELECT id FROM snapshots ORDER BY through, id LIMIT 1)
           AND id NOT IN (SELECT id FROM snapshots ORDER BY through DESC, id DESC LIMIT 2)
         """ + (keepDaily ? " AND id NOT IN (SELECT max(id) FROM snapshots GROUP BY at / 86400000)" : ""))
       return db.changes

@@ -5,7 +5,8 @@ public import WallboardCore
 /// `inputs` (every input the board took, in order) and `snapshots` (the whole board after the
 /// input `through`).
 ///
-/// Not `Sendable`: a connection stays on the thread that opened it (`JournalWriter` opens its own).
+/// Not `Sendable`: one thread at a time uses a connection (`JournalWriter` hands its own to its
+/// thread once, before that thread starts).
 public final class JournalFile {
   public let path: String
   let db: Database
@@ -20,8 +21,10 @@ public final class JournalFile {
     case write
   }
 
-  /// The longest blob read back (a snapshot of a very large board).
+  /// The largest snapshot written or read back (the board of a very large workspace).
   public static let maxBlobBytes = 256 << 20
+  /// The largest value of an input's row read back (an event is a few hundred bytes).
+  public static let maxRowBytes = 4 << 20
 
   /// Opens `path`, making or migrating its schema when writing.
   public init(path: String, mode: Mode) throws(JournalError) {
@@ -31,17 +34,15 @@ public final class JournalFile {
     } catch {
       throw error.isCannotOpen ? .cannotOpen(path: path, reason: error.message) : .sqlite(path: path, error)
     }
-    db.maxValueBytes = JournalFile.maxBlobBytes
-    try guarded { () throws(SQLiteError) in
-      if mode == .write {
-        // Set before the first table exists (it is fixed then): compaction gives pages back.
-        try db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+    db.maxValueBytes = JournalFile.maxRowBytes
+    try JournalSchema.prepare(self, writable: mode == .write)
+    if mode == .write {
+      try guarded { () throws(SQLiteError) in
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=NORMAL")
         try db.execute("PRAGMA journal_size_limit=\(JournalFile.walLimit)")
       }
     }
-    try JournalSchema.prepare(self, writable: mode == .write)
   }
 
   /// The write-ahead log is cut back to this after a checkpoint.
@@ -70,7 +71,9 @@ public final class JournalFile {
       let rows = insertInput!
       let snaps = insertSnapshot!
       return try db.transaction { () throws(SQLiteError) -> Int64 in
-        var last = try db.scalar("SELECT coalesce(max(id), 0) FROM inputs")?.integer ?? 0
+        // The last id ever given (AUTOINCREMENT: never reused, even once compaction deleted it).
+        var last =
+          try db.scalar("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'inputs'), 0)")?.integer ?? 0
         var next = 0
         for item in batch.items {
           switch item {
@@ -108,7 +111,9 @@ public final class JournalFile {
   /// The board a snapshot holds.
   public func board(of snapshot: SnapshotInfo) throws(JournalError) -> BoardState {
     let blob = try guarded { () throws(SQLiteError) in
-      try db.scalar("SELECT state FROM snapshots WHERE id = ?", [.integer(snapshot.id)])
+      db.maxValueBytes = JournalFile.maxBlobBytes
+      defer { db.maxValueBytes = JournalFile.maxRowBytes }
+      return try db.scalar("SELECT state FROM snapshots WHERE id = ?", [.integer(snapshot.id)])
     }
     guard case .blob(let bytes)? = blob else {
       throw .damaged(path: path, detail: "snapshot \(snapshot.id) holds no board")
@@ -119,22 +124,43 @@ public final class JournalFile {
   }
 
   /// Every input after row `after`, in order, each decoded; stops when `body` returns false.
+  ///
+  /// Read a page of `page` rows at a time, each page in a read transaction of its own that ends
+  /// before `body` sees the rows: a slow reader (a replay at its own pace) never holds the file's
+  /// log back from a checkpoint.
   public func inputs(
-    after: Int64, _ body: (JournalRow, BoardInput) throws(JournalError) -> Bool
+    after: Int64, page: Int = 2_000, _ body: (JournalRow, BoardInput) throws(JournalError) -> Bool
   ) throws(JournalError) {
+    precondition(page > 0, "a page holds at least one row")
     let s = try guarded { () throws(SQLiteError) in
-      let s = try db.prepare(
-        "SELECT id, at, kind, origin, seq, time, topic, outcome, body FROM inputs WHERE id > ? ORDER BY id")
-      try s.bind([.integer(after)])
-      return s
+      try db.prepare(
+        "SELECT id, at, kind, origin, seq, time, topic, outcome, body FROM inputs WHERE id > ? ORDER BY id LIMIT ?")
     }
-    while try guarded({ () throws(SQLiteError) in try s.step() }) {
-      let (row, bytes) = try guarded { () throws(SQLiteError) in try JournalRow.read(s) }
-      let input: BoardInput
-      do { input = try BoardCodec.decodeInput(bytes) } catch {
-        throw .damaged(path: path, detail: "input \(row.id): \(error)")
+    var last = after
+    while true {
+      let rows = try guarded { () throws(SQLiteError) -> [(JournalRow, [UInt8])] in
+        try s.bind([.integer(last), .integer(Int64(page))])
+        var out: [(JournalRow, [UInt8])] = []
+        while try s.step() { out.append(try JournalRow.read(s)) }
+        return out
       }
-      guard try body(row, input) else { return }
+      for (row, bytes) in rows {
+        let input: BoardInput
+        do { input = try BoardCodec.decodeInput(bytes) } catch {
+          throw .damaged(path: path, detail: "input \(row.id): \(error)")
+        }
+        guard try body(row, input) else { return }
+        last = row.id
+      }
+      if rows.count < page { return }
+    }
+  }
+
+  /// The board's time of the first input it holds (after those from before any event, at 0);
+  /// nil when it holds none.
+  public func firstInputTime() throws(JournalError) -> Instant? {
+    try guarded { () throws(SQLiteError) in
+      try db.scalar("SELECT at FROM inputs WHERE at > 0 ORDER BY id LIMIT 1")?.integer.map { Instant(millis: $0) }
     }
   }
 
@@ -277,8 +303,14 @@ public struct JournalBatch {
     bodies.append(BoardCodec.encode(input))
   }
 
-  public mutating func append(snapshot state: BoardState, at: Instant, gap: Bool) {
-    items.append(.snapshot(at: at, gap: gap, bytes: BoardCodec.encode(state)))
+  /// Appends a snapshot; false (and nothing appended) when the board's encoding is larger than
+  /// `JournalFile.maxBlobBytes`, which could not be read back.
+  @discardableResult
+  public mutating func append(snapshot state: BoardState, at: Instant, gap: Bool) -> Bool {
+    let bytes = BoardCodec.encode(state)
+    guard bytes.count <= JournalFile.maxBlobBytes else { return false }
+    items.append(.snapshot(at: at, gap: gap, bytes: bytes))
+    return true
   }
 }
 

@@ -2,7 +2,8 @@ internal import SQLite
 internal import WallboardCore
 
 /// The journal's tables, versioned by `PRAGMA user_version`: a new file gets every migration, an
-/// older one the migrations past its version, each in one transaction; a newer one is refused.
+/// older one the migrations past its version, all in one transaction; a newer one is refused.
+/// Nothing is changed in a file before it is known to be a journal (or empty).
 enum JournalSchema {
   /// The migrations, in order: entry `i` takes the schema from version `i` to `i + 1`.
   static let migrations: [String] = [
@@ -10,7 +11,7 @@ enum JournalSchema {
     """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value ANY NOT NULL) WITHOUT ROWID;
     CREATE TABLE inputs(
-      id INTEGER PRIMARY KEY,
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
       at INTEGER NOT NULL,
       kind INTEGER NOT NULL,
       origin TEXT NOT NULL,
@@ -46,6 +47,8 @@ enum JournalSchema {
         throw .notAJournal(path: path, reason: "it has tables of its own (\(tables.prefix(5).joined(separator: ", ")))")
       }
       guard writable else { throw .notAJournal(path: path, reason: "it is empty") }
+      // Fixed once the first table exists: compaction gives pages back.
+      try file.guarded { () throws(SQLiteError) in try db.execute("PRAGMA auto_vacuum=INCREMENTAL") }
     } else {
       let format = try file.guarded { () throws(SQLiteError) in
         try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.text
@@ -70,11 +73,9 @@ enum JournalSchema {
     let codec = try file.guarded { () throws(SQLiteError) in
       try db.scalar("SELECT value FROM meta WHERE key = 'codec'")?.integer
     }
+    guard let codec else { throw .notAJournal(path: path, reason: "its meta table names no encoding") }
     guard codec == Int64(BoardCodec.version) else {
-      throw .notAJournal(
-        path: path,
-        reason: "its boards are encoded in version \(codec.map(String.init) ?? "none"); "
-          + "this build reads version \(BoardCodec.version)")
+      throw .otherEncoding(path: path, found: Int(clamping: codec), known: Int(BoardCodec.version))
     }
   }
 }

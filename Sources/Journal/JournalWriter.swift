@@ -73,6 +73,10 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     fileBox = file
     try file.configure(retention: retention)
     current.bytes = (try? file.bytesInUse()) ?? 0
+    if let last = try file.snapshots().last {
+      lastSnapshotAt = last.at
+      lastSnapshotDay = last.at.millis == 0 ? nil : Int(last.at.millis / 86_400_000)
+    }
   }
 
   deinit { release() }
@@ -86,12 +90,13 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     Glibc.close(lockFD)
   }
 
-  /// Plays what the journal holds into `deliver` (see `JournalFile.play`). Only before `start`.
+  /// Plays what the journal holds into `deliver`, to its end (see `JournalFile.play`). Only
+  /// before `start`: a board that records starts from all it knew.
   public func play(
-    through moment: Instant? = nil, settings: BoardSettings?, deliver: (BoardInput, Instant) -> Void
+    settings: BoardSettings?, deliver: (BoardInput, Instant) -> Void
   ) throws(JournalError) -> JournalFile.Playback {
-    precondition(condition.withLock { !started }, "play the journal before starting its writer")
-    return try file.play(through: moment, settings: settings, deliver: deliver)
+    precondition(condition.withLock { !started && !released }, "play the journal before starting its writer")
+    return try file.play(through: nil, settings: settings, deliver: deliver)
   }
 
   /// Starts writing on a thread of its own.
@@ -126,7 +131,9 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     queued += 1
     sinceSnapshot += 1
     if pending.count == 1 || pending.count >= 4096 { condition.broadcast() }
-    let day = Int(at.millis / 86_400_000)
+    // The day turns on the board's time (UTC days); an input from before any event (time 0)
+    // turns none.
+    let day = at.millis == 0 ? lastSnapshotDay : Int(at.millis / 86_400_000)
     if lastSnapshotDay == nil { lastSnapshotDay = day }
     return sinceSnapshot >= snapshotEvery || day != lastSnapshotDay || gapPending
   }
@@ -148,8 +155,11 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   /// is a gap. Called with the lock held.
   private func drop() {
     let dropped = pending.reduce(0) { n, item in if case .input = item { n + 1 } else { n } }
-    pending.removeAll { if case .input = $0 { true } else { false } }
-    written += dropped
+    // Queued snapshots go too: the inputs before them are gone, so only the gap snapshot that
+    // follows is one a replay can trust.
+    written += pending.count
+    pending.removeAll()
+    firstQueued = nil
     current.dropped += dropped
     gapPending = true
   }
@@ -182,15 +192,18 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     batch.items.reserveCapacity(items.count)
     batch.bodies.reserveCapacity(items.count)
     var latest: (BoardState, Instant)?
+    var failure: String?
     for item in items {
       switch item {
       case .input(let i, let r, let at): batch.append(i, r, at: at)
       case .snapshot(let s, let at, let gap):
-        batch.append(snapshot: s, at: at, gap: gap)
-        latest = (s, at)
+        if batch.append(snapshot: s, at: at, gap: gap) {
+          latest = (s, at)
+        } else {
+          failure = "the board's snapshot is over \(JournalFile.maxBlobBytes >> 20) MiB: not kept"
+        }
       }
     }
-    var failure: String?
     var wrote = false
     do {
       try file.write(batch)

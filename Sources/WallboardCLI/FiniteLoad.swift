@@ -7,9 +7,9 @@ public import WallboardCore
 /// Reads every source to the point `snapshot` and `inspect` show: finite sources to their end,
 /// the simulated team up to `--at` (or its default present moment).
 ///
-/// With `--journal`, the board starts from what the journal holds (up to `--at`) and what the
-/// sources deliver is recorded in it — unless `--at` stops short of its end: an older moment is
-/// only looked at.
+/// With `--journal`, the board starts from what the journal holds and what the sources deliver
+/// is recorded in it; with `--at`, or with no source, the journal is only looked at (read only,
+/// up to that moment).
 public struct FiniteLoad: Sendable {
   public var state: BoardState
   /// The moment to show.
@@ -33,12 +33,19 @@ public struct FiniteLoad: Sendable {
     var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var present: Instant?
     var writer: JournalWriter?
-    if let path = JournalPlace.path(options, environment: environment ?? ProcessInfo.processInfo.environment),
-      let (w, played) = try JournalPlace.open(
-        path, options: options, into: &store, through: options.at, named: true, warn: { _ in })
-    {
-      present = played.at
-      if played.reachedEnd {
+    let env = environment ?? ProcessInfo.processInfo.environment
+    let journal = JournalPlace.path(options, environment: env)
+    // A journal only looked at may be the one replayed; one written to may not.
+    let writes = !(options.effectiveSources.isEmpty && options.sprints.isEmpty) && options.at == nil
+    try JournalPlace.checkReplay(options, journal: writes ? journal : nil)
+    if let path = journal {
+      if !writes {
+        // The journal alone, or as of a moment: looked at, never written.
+        present = try JournalPlace.look(path, options: options, into: &store, through: options.at).at
+      } else if let (w, played) = try JournalPlace.open(
+        path, options: options, into: &store, named: true, warn: { _ in })
+      {
+        present = played.at
         writer = w
         store.recorder = w
         w.start()
@@ -53,7 +60,7 @@ public struct FiniteLoad: Sendable {
     let sources = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
       settings: options.boardSettings,
-      environment: environment ?? ProcessInfo.processInfo.environment, clock: clock ?? SystemClock.now)
+      environment: env, clock: clock ?? SystemClock.now)
     for source in sources where source.isFinite {
       do throws(SourceError) {
         let gated = !source.appliesMoment

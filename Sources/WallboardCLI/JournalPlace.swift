@@ -34,6 +34,27 @@ enum JournalPlace {
     return nil
   }
 
+  /// Refuses what a replay cannot be: beside other sources or declared sprints (its first
+  /// input replaces the whole board), or played into the journal it is read from.
+  static func checkReplay(_ options: Options, journal: String?) throws(CLIError) {
+    let replays = options.effectiveSources.compactMap { $0.configuration as? ReplaySource.Spec }
+    guard let replay = replays.first else { return }
+    guard options.effectiveSources.count == 1, options.sprints.isEmpty else {
+      throw .usage("--source replay: shows the board a journal holds: it takes no other --source or --sprint")
+    }
+    if let journal, same(journal, replay.path) {
+      throw .usage(
+        "--source replay:\(replay.path) is the journal this board writes (--journal); "
+          + "replay a copy, or pass --no-journal")
+    }
+  }
+
+  /// Whether two paths name one file (after `..`, `.` and symbolic links).
+  static func same(_ a: String, _ b: String) -> Bool {
+    func resolved(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
+    return resolved(a) == resolved(b)
+  }
+
   /// The retention `options` ask for.
   static func retention(_ options: Options) -> Retention {
     Retention(
@@ -41,14 +62,36 @@ enum JournalPlace {
       maxBytes: Int64(options.journalMegabytes) * 1_048_576)
   }
 
-  /// Opens the journal at `path` and plays what it holds into `store` (up to `moment`). A
-  /// default journal that cannot be read is set aside (renamed `….unreadable-<time>`) and a new
-  /// one begun, unless a newer Wallboard wrote it; a named one is an error.
+  /// Plays the journal at `path` into `store` without writing to it (`inspect`/`snapshot` of a
+  /// journal alone, or as of an earlier moment): read only, so a running board may be writing it.
+  /// Any error names the journal.
+  static func look(
+    _ path: String, options: Options, into store: inout BoardStore, through moment: Instant?
+  ) throws(CLIError) -> JournalFile.Playback {
+    do throws(JournalError) {
+      let file = try JournalFile(path: path, mode: .read)
+      var s = store
+      let played = try file.play(through: moment, settings: options.boardSettings) { input, at in
+        s.apply(input, at: at, gated: false)
+      }
+      store = BoardStore(state: s.state, asOf: store.asOf)
+      return played
+    } catch {
+      throw .runtime(error.description)
+    }
+  }
+
+  /// Opens the journal at `path` to write, and plays what it holds into `store`.
   ///
-  /// - Returns: the writer (not started), and what the playback delivered.
+  /// A journal named with `--journal` that cannot be used is an error. For `run`'s default one:
+  /// a damaged file, or another program's, is set aside (renamed `….unreadable-<time>`) and a new
+  /// one begun; one a newer Wallboard wrote, or another board is writing, is left alone and the
+  /// board runs without a journal; one compacted under other settings is kept writing to, but
+  /// the board starts from its sources alone. Each is said through `warn`.
+  ///
+  /// - Returns: the writer (not started), and what the playback delivered; nil: no journal.
   static func open(
-    _ path: String, options: Options, into store: inout BoardStore, through moment: Instant? = nil,
-    named: Bool, warn: (String) -> Void
+    _ path: String, options: Options, into store: inout BoardStore, named: Bool, warn: (String) -> Void
   ) throws(CLIError) -> (JournalWriter, JournalFile.Playback)? {
     if !named {
       let dir = (path as NSString).deletingLastPathComponent
@@ -63,36 +106,56 @@ enum JournalPlace {
     var attempt = 0
     while true {
       attempt += 1
+      let writer: JournalWriter
       do throws(JournalError) {
-        let writer = try JournalWriter(path: path, retention: retention(options))
-        var s = store
-        let played = try writer.play(through: moment, settings: options.boardSettings) { input, at in
+        writer = try JournalWriter(path: path, retention: retention(options))
+      } catch {
+        guard try setAside(error, path: path, named: named, first: attempt == 1, warn: warn) else { return nil }
+        continue
+      }
+      var s = store
+      do throws(JournalError) {
+        let played = try writer.play(settings: options.boardSettings) { input, at in
           s.apply(input, at: at, gated: false)
         }
-        s.resetTally()
-        store = s
+        // The run's own clock from here on: the journal's times stay in the journal.
+        store = BoardStore(state: s.state, asOf: store.asOf)
         return (writer, played)
       } catch {
-        let unreadable: Bool
-        switch error {
-        case .damaged, .notAJournal: unreadable = true
-        default: unreadable = false
+        if case .otherSettings = error, !named {
+          warn("wallboard: \(error); the board starts from its sources")
+          return (writer, JournalFile.Playback())
         }
-        if named { throw .runtime(error.description) }
-        guard unreadable, attempt == 1 else {
-          warn("wallboard: \(error); running without a journal")
-          return nil
-        }
-        let aside = path + ".unreadable-" + String(Int(Date().timeIntervalSince1970))
-        do { try FileManager.default.moveItem(atPath: path, toPath: aside) } catch {
-          warn("wallboard: \(error) and cannot be set aside; running without a journal")
-          return nil
-        }
-        for suffix in ["-wal", "-shm"] {
-          try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
-        }
-        warn("wallboard: \(error); kept it as \(aside) and began a new one")
+        writer.close()
+        guard try setAside(error, path: path, named: named, first: attempt == 1, warn: warn) else { return nil }
       }
     }
+  }
+
+  /// What an unusable journal becomes: an error when named; else true when it was set aside (a
+  /// new one may be begun), false when the board runs without one (said through `warn`).
+  private static func setAside(
+    _ error: JournalError, path: String, named: Bool, first: Bool, warn: (String) -> Void
+  ) throws(CLIError) -> Bool {
+    if named { throw .runtime(error.description) }
+    let unreadable: Bool
+    switch error {
+    case .damaged, .notAJournal: unreadable = true
+    default: unreadable = false
+    }
+    guard unreadable, first else {
+      warn("wallboard: \(error); running without a journal")
+      return false
+    }
+    let aside = path + ".unreadable-" + String(Int(Date().timeIntervalSince1970))
+    do { try FileManager.default.moveItem(atPath: path, toPath: aside) } catch {
+      warn("wallboard: \(error) and cannot be set aside; running without a journal")
+      return false
+    }
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+    }
+    warn("wallboard: \(error); kept it as \(aside) and began a new one")
+    return true
   }
 }

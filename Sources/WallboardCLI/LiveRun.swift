@@ -31,7 +31,9 @@ struct LiveRun {
     let inbox = Inbox()
     var store = BoardStore(settings: options.boardSettings)
     var writer: JournalWriter?
-    if let path = JournalPlace.path(options, environment: environment),
+    let journal = JournalPlace.path(options, environment: environment)
+    try JournalPlace.checkReplay(options, journal: journal)
+    if let path = journal,
       let (w, played) = try JournalPlace.open(
         path, options: options, into: &store, named: options.journal != nil, warn: console.error)
     {

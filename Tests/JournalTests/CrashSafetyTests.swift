@@ -50,6 +50,16 @@ struct CrashSafetyTests {
     return false
   }
 
+  /// Waits until the journal holds an input past id `after`.
+  static func waitForInputs(_ path: String, after: Int64, seconds: Double) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+      if let last = try? JournalFile(path: path, mode: .read).inputRange().last, last > after { return true }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return false
+  }
+
   /// The journal opens, is sound, and its snapshot-and-tail board is the board of its rows.
   /// Returns the sequence numbers of the events it holds, in order.
   static func check(_ path: String, _ what: String) throws -> [Int64] {
@@ -73,6 +83,9 @@ struct CrashSafetyTests {
       let journal = dir.url.appendingPathComponent("j\(round % 4 == 3 ? round - 1 : round).db").path
       let (p, _) = try Self.board(["--source", "jsonl:\(events.path)", "--journal", journal])
       #expect(Self.waitFor(journal, seconds: 20), "round \(round): no journal")
+      // The ingest has begun once the journal holds inputs of this run (it may hold a last run's).
+      let before = (try? JournalFile(path: journal, mode: .read).inputRange().last) ?? 0
+      #expect(Self.waitForInputs(journal, after: before, seconds: 20), "round \(round): nothing ingested")
       Thread.sleep(forTimeInterval: 0.05 + Double(random.below(1500)) / 1000)
       kill(p.processIdentifier, SIGKILL)
       p.waitUntilExit()

@@ -1,3 +1,4 @@
+import EventSources
 import Foundation
 import Journal
 import SQLite
@@ -230,5 +231,186 @@ struct RetentionTests {
       try JournalFixture.played(path, through: base.at.adding(seconds: -3600))
     }
     _ = try JournalFixture.played(path, through: base.at.adding(seconds: 3600))
+  }
+}
+
+@Suite("The journal's edges: gaps, full compaction, settings, a paced replay")
+struct JournalEdgeTests {
+  /// Inputs through a store and writer, closed without a last snapshot (as after a crash).
+  static func writeWithoutClosingSnapshot(
+    _ inputs: some Sequence<BoardInput>, to path: String, snapshotEvery: Int, maxPending: Int = 200_000,
+    retention: Retention = Retention()
+  ) throws -> BoardState {
+    let writer = try JournalWriter(
+      path: path, retention: retention, snapshotEvery: snapshotEvery, maxPending: maxPending)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    writer.start()
+    store.apply(inputs)
+    writer.close()
+    return store.state
+  }
+
+  @Test func aReplayFromTheStartCrossesAGapByItsSnapshot() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 8)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    store.apply(inputs.prefix(100))  // not started: the queue overflows, a gap snapshot follows
+    writer.start()
+    writer.flush()
+    store.apply(inputs.dropFirst(100))
+    writer.close()  // no last snapshot: the inputs after the gap are rows only
+    let file = try JournalFile(path: path, mode: .read)
+    let snaps = try file.snapshots()
+    #expect(snaps.contains { $0.gap })
+    #expect(try file.inputRange().count > 0, "rows after the gap")
+    for from in [JournalFile.Start.latest, .beginning] {
+      var replay = BoardStore(settings: BoardSettings())
+      let played = try file.play(through: nil, settings: BoardSettings(), from: from) { i, at in
+        replay.apply(i, at: at, gated: false)
+      }
+      #expect(replay.state == store.state, "\(from)")
+      #expect(played.inputs > 0)
+    }
+  }
+
+  @Test func aCompactionThatTakesEveryInputLeavesRoomForTheNextOnes() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    // A team without sprints: only the flow's window is kept, and once the board's time is far
+    // ahead every input is older than it.
+    let inputs: [BoardInput] = (0..<600).map { n in
+      let time = Make.t("2026-11-02T09:00:00Z").adding(seconds: Double(n) * 1200)
+      let body: Event.Body =
+        n < 100
+        ? .featureCreated(Make.feature("F-\(n)", points: 3))
+        : .featureUpdated(FeaturePatch(id: "F-\(n % 100)", status: ["in-progress", "review", "done"][n % 3]))
+      return .event(Event(origin: "flow", time: time, body: body))
+    }
+    let retention = Retention(previousSprints: 0, flowDays: 1, maxBytes: 60_000)
+    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: 100)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    writer.start()
+    store.apply(inputs)
+    let far = Make.t("2027-06-01T00:00:00Z")
+    writer.close(final: store.state, at: far)
+    let file = try JournalFile(path: path, mode: .read)
+    #expect(try file.compactedThrough() > 0)
+    #expect(try file.inputRange().count == 0, "every input is in the base now")
+    #expect(try JournalFixture.played(path).0 == store.state)
+    // The next inputs come after the base, whatever their ids.
+    let more: [BoardInput] = [
+      .event(Make.event("2027-06-01T09:00:00Z", .featureCreated(Make.feature("NEW-1")), origin: "later")),
+      .event(Make.status("2027-06-01T10:00:00Z", "NEW-1", "done")),
+    ]
+    let again = try JournalWriter(path: path, retention: retention, snapshotEvery: 100)
+    var next = BoardStore(state: try JournalFixture.played(path).0, recorder: again)
+    again.start()
+    next.apply(more)
+    again.close()
+    let (board, _) = try JournalFixture.played(path)
+    #expect(board == next.state)
+    #expect(board.features["NEW-1"]?.status == "done")
+    #expect(try JournalFile(path: path, mode: .read).inputRange().first > (try file.compactedThrough()))
+  }
+
+  @Test func theCompactedBaseIsTheBoardOfItsMoment() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 30)
+    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 150_000)
+    let live = try JournalFixture.write(inputs, to: path, retention: retention, snapshotEvery: 400)
+    let file = try JournalFile(path: path, mode: .read)
+    let base = try #require(try file.snapshots().first)
+    #expect(base.gap)
+    // The board each moment after the base shows is the board of the inputs up to it.
+    var times: [Instant] = []
+    var clock = Instant(millis: 0)
+    for i in inputs {
+      if case .event(let e) = i { clock = max(clock, e.time) }
+      times.append(clock)
+    }
+    for moment in [base.at, base.at.adding(seconds: 3 * 3600), base.at.adding(seconds: 40 * 3600)] {
+      var expected = BoardState()
+      for (i, t) in zip(inputs, times) where t <= moment { Reducer.reduce(into: &expected, i) }
+      #expect(try JournalFixture.played(path, through: moment).0 == expected, "at \(moment)")
+    }
+    #expect(try JournalFixture.played(path).0 == live)
+  }
+
+  @Test func aCompactedJournalUnderOtherSettingsIsSaidToBe() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 150_000)
+    try JournalFixture.write(JournalFixture.inputs(days: 30), to: path, retention: retention, snapshotEvery: 400)
+    var other = BoardSettings()
+    other.workflow = .upstream
+    #expect(throws: JournalError.otherSettings(path: path)) {
+      try JournalFixture.played(path, settings: other)
+    }
+  }
+
+  @Test func thinningKeepsTheGapsAReplayCrosses() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 30)
+    let writer = try JournalWriter(path: path, snapshotEvery: 50, maxPending: 30)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    store.apply(inputs.prefix(60))  // a gap early on
+    writer.start()
+    writer.flush()
+    store.apply(inputs.dropFirst(60))  // then many daily snapshots, thinned as they come
+    writer.close(final: store.state, at: store.clock!)
+    let file = try JournalFile(path: path, mode: .read)
+    let gaps = try file.snapshots().filter(\.gap)
+    #expect(!gaps.isEmpty)
+    var replay = BoardStore(settings: BoardSettings())
+    _ = try file.play(through: nil, settings: BoardSettings(), from: .beginning) { i, at in
+      replay.apply(i, at: at, gated: false)
+    }
+    #expect(replay.state == store.state)
+  }
+
+  @Test func aReplayFollowedLivePlaysEveryInputFromTheStartAndEnds() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 3)
+    let live = try JournalFixture.write(inputs, to: path, snapshotEvery: 20)
+    let source = ReplaySource(path: path, origin: "replay:\(path)", speed: 1_000_000, settings: BoardSettings())
+    let box = Collected()
+    source.start { box.append($0) }
+    let deadline = Date().addingTimeInterval(60)
+    while !box.ended && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    source.stop()
+    let got = box.inputs
+    #expect(box.ended, "the replay says it ended")
+    let own = "replay:\(path)"
+    let replayed = got.filter { input in
+      guard case .connection(let o, _, _, _) = input else { return true }
+      return o != own
+    }
+    // Every input, from the first, received now (the times they tell of unchanged).
+    #expect(replayed.count == inputs.count)
+    var state = BoardState()
+    for i in replayed { Reducer.reduce(into: &state, i) }
+    #expect(state.features == live.features && state.history == live.history)
+    // Its clock was the journal's while it played.
+    var latest = Instant(millis: 0)
+    for case .event(let e) in inputs { latest = max(latest, e.time) }
+    let clock = try #require(source.ownClock)
+    #expect(clock() >= latest)
+  }
+
+  final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [BoardInput] = []
+    func append(_ i: BoardInput) { lock.withLock { items.append(i) } }
+    var inputs: [BoardInput] { lock.withLock { items } }
+    var ended: Bool {
+      lock.withLock {
+        items.contains { if case .connection(_, .ended, _, _) = $0 { true } else { false } }
+      }
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import TestSupport
 import Testing
 import WallboardCLI
@@ -8,9 +9,10 @@ import WallboardCore
 /// `inspect`, a replay the same projections, and `--at` on a replay the board of that moment.
 @Suite("Journal, replay and as-of on the command line")
 struct JournalCLITests {
-  /// The simulated team's Wednesday of week 2 (mid-sprint), and a moment on the Monday before.
-  static let midSprint = "2026-11-11T15:00:00Z"
+  /// A moment on the Monday of the simulated team's second week (its default present is the
+  /// Wednesday after, mid-sprint), and one in the first.
   static let earlier = "2026-11-09T11:30:00Z"
+  static let first = "2026-11-04T10:00:00Z"
 
   static func inspect(_ args: [String]) throws -> String {
     let r = Captured.run(["inspect", "--tz", "UTC"] + args)
@@ -21,19 +23,19 @@ struct JournalCLITests {
   @Test func aRestartGivesByteIdenticalInspect() throws {
     let dir = try TempDir()
     let journal = dir.url.appendingPathComponent("board.db").path
-    let before = try Self.inspect(["--source", "sim", "--at", Self.midSprint, "--journal", journal])
+    let before = try Self.inspect(["--source", "sim", "--journal", journal])
     // The restarted board, from its journal alone.
     let after = try Self.inspect(["--journal", journal])
     #expect(after == before)
-    #expect(before.contains("\"burndown\"") && before.contains("2026-11-11T15:00:00Z"))
+    #expect(before.contains("\"burndown\"") && before.contains("\"remaining\""))
     // And without the journal the same sources give the same board: the journal changed nothing.
-    #expect(try Self.inspect(["--source", "sim", "--at", Self.midSprint]) == before)
+    #expect(try Self.inspect(["--source", "sim"]) == before)
   }
 
   @Test func aReplayGivesTheSameProjectionsAndAMomentOfItTheBoardOfThatMoment() throws {
     let dir = try TempDir()
     let journal = dir.url.appendingPathComponent("board.db").path
-    let original = try Self.inspect(["--source", "sim", "--at", Self.midSprint, "--journal", journal])
+    let original = try Self.inspect(["--source", "sim", "--journal", journal])
     #expect(try Self.inspect(["--source", "replay:\(journal)"]) == original)
     // `--at` on the replay equals a run stopped at that moment.
     let stopped = try Self.inspect(["--source", "sim", "--at", Self.earlier])
@@ -46,7 +48,7 @@ struct JournalCLITests {
     let dir = try TempDir()
     let journal = dir.url.appendingPathComponent("board.db").path
     let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
-    _ = try Self.inspect(["--source", "sim", "--at", Self.earlier, "--journal", journal])
+    _ = try Self.inspect(["--source", "sim", "--journal", journal])
     // Restored, then more from another source: both are kept.
     let both = try Self.inspect(["--source", "jsonl:\(events)", "--journal", journal])
     #expect(both.contains("\"sim\"") && both.contains("jsonl:"))
@@ -56,10 +58,54 @@ struct JournalCLITests {
   @Test func anEarlierMomentOfAJournalIsLookedAtNotWritten() throws {
     let dir = try TempDir()
     let journal = dir.url.appendingPathComponent("board.db").path
-    let whole = try Self.inspect(["--source", "sim", "--at", Self.midSprint, "--journal", journal])
+    let whole = try Self.inspect(["--source", "sim", "--journal", journal])
+    let size = try FileManager.default.attributesOfItem(atPath: journal)[.modificationDate] as? Date
     let then = try Self.inspect(["--journal", journal, "--at", Self.earlier])
     #expect(then == (try Self.inspect(["--source", "sim", "--at", Self.earlier])))
-    #expect(try Self.inspect(["--journal", journal]) == whole, "looking at an older moment added nothing")
+    // With a source too, an earlier moment is only looked at.
+    _ = try Self.inspect(["--source", "sim", "--journal", journal, "--at", Self.first])
+    #expect(try FileManager.default.attributesOfItem(atPath: journal)[.modificationDate] as? Date == size)
+    #expect(try Self.inspect(["--journal", journal]) == whole, "looking at older moments added nothing")
+  }
+
+  @Test func aJournalIsReadWhileABoardWritesIt() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("board.db").path
+    let whole = try Self.inspect(["--source", "sim", "--journal", journal])
+    // A running board holds the journal; inspect and replay of it alone still read it.
+    let running = try JournalWriter(path: journal)
+    defer { running.close() }
+    #expect(try Self.inspect(["--journal", journal]) == whole)
+    #expect(try Self.inspect(["--source", "replay:\(journal)"]) == whole)
+    // Writing to it is another board's: refused, naming it.
+    let r = Captured.run(["inspect", "--source", "sim", "--journal", journal])
+    #expect(r.code == 1 && r.err.contains("another board is writing it") && r.err.contains(journal), "\(r.err)")
+  }
+
+  @Test func aMistypedJournalIsAnErrorAndNotMade() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("bord.db").path
+    let r = Captured.run(["inspect", "--journal", journal])
+    #expect(r.code == 1 && r.err.contains(journal), "\(r.err)")
+    #expect(!FileManager.default.fileExists(atPath: journal))
+  }
+
+  @Test func aReplayIsAloneAndNotOfTheJournalItWrites() throws {
+    let dir = try TempDir()
+    let journal = dir.url.appendingPathComponent("board.db").path
+    _ = try Self.inspect(["--source", "sim", "--journal", journal])
+    let beside = Captured.run(["inspect", "--source", "replay:\(journal)", "--source", "sim"])
+    #expect(beside.code == 2 && beside.err.contains("replay:"), "\(beside.err)")
+    let declared = Captured.run([
+      "inspect", "--source", "replay:\(journal)", "--sprint", "id=s9,start=2026-11-02,end=2026-11-13",
+    ])
+    #expect(declared.code == 2, "\(declared.err)")
+    // Played into the journal it is read from (by another spelling of its path): refused.
+    let itself = Captured.run(["inspect", "--source", "replay:\(dir.url.path)/./board.db", "--journal", journal])
+    #expect(itself.code == 2 && itself.err.contains("--no-journal"), "\(itself.err)")
+    // As of a moment, the journal is only looked at: replaying it then is allowed.
+    #expect(
+      Captured.run(["inspect", "--source", "replay:\(journal)", "--journal", journal, "--at", Self.earlier]).code == 0)
   }
 
   @Test func asOfLeavesOutTheEventsOfAFileAfterTheMoment() throws {
