@@ -14,6 +14,9 @@ public final class DeclaredSprintsSource: EventSource {
   public static let name = "declared"
   public var origin: String { Self.name }
   public let isFinite = true
+  /// Declared sprints are the board's configuration, not something that happened: whatever
+  /// `--at` says, they hold.
+  public let appliesMoment = true
   public let sprints: [Sprint]
   private let clock: @Sendable () -> Instant
 

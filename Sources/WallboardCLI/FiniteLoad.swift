@@ -34,7 +34,8 @@ public struct FiniteLoad: Sendable {
     var present: Instant?
     var writer: JournalWriter?
     let env = environment ?? ProcessInfo.processInfo.environment
-    let journal = JournalPlace.path(options, environment: env)
+    // Only a journal named with `--journal` (the default one is `run`'s).
+    let journal = options.noJournal ? nil : options.journal
     // A journal only looked at may be the one replayed; one written to may not.
     let writes = !(options.effectiveSources.isEmpty && options.sprints.isEmpty) && options.at == nil
     try JournalPlace.checkReplay(options, journal: writes ? journal : nil)
@@ -63,9 +64,9 @@ public struct FiniteLoad: Sendable {
       environment: env, clock: clock ?? SystemClock.now)
     for source in sources where source.isFinite {
       do throws(SourceError) {
-        let gated = !source.appliesMoment
+        let rule: BoardStore.AsOf = source.appliesMoment ? .none : .everyEvent
         let reached = try source.read(through: options.at, receivedAt: now, deadline: deadline) { input in
-          store.apply(input, gated: gated)
+          store.apply(input, asOfRule: rule)
         }
         if let reached {
           present = max(present ?? reached, reached)
@@ -81,7 +82,7 @@ public struct FiniteLoad: Sendable {
       let liveStarted = Date()
       while Date() < deadline {
         inbox.wait(timeout: 0.05)
-        for input in inbox.take() { store.apply(input) }
+        for input in inbox.take() { store.apply(input, asOfRule: .changes) }
         let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
         if quiet >= options.settle { break }
       }
@@ -90,7 +91,7 @@ public struct FiniteLoad: Sendable {
       // each source's status as it was.
       for input in inbox.take() {
         if case .connection = input { continue }
-        store.apply(input)
+        store.apply(input, asOfRule: .changes)
       }
     }
     // The last event's time, but never more than a day past the real clock: one far-future

@@ -72,7 +72,7 @@ enum JournalPlace {
       let file = try JournalFile(path: path, mode: .read)
       var s = store
       let played = try file.play(through: moment, settings: options.boardSettings) { input, at in
-        s.apply(input, at: at, gated: false)
+        s.apply(input, at: at, asOfRule: .none)
       }
       store = BoardStore(state: s.state, asOf: store.asOf)
       return played
@@ -116,7 +116,7 @@ enum JournalPlace {
       var s = store
       do throws(JournalError) {
         let played = try writer.play(settings: options.boardSettings) { input, at in
-          s.apply(input, at: at, gated: false)
+          s.apply(input, at: at, asOfRule: .none)
         }
         // The run's own clock from here on: the journal's times stay in the journal.
         store = BoardStore(state: s.state, asOf: store.asOf)

@@ -5,7 +5,8 @@
 ///
 /// With `asOf`, the board is built as of that moment: an event dated after it is set aside
 /// (counted, never applied); connection changes and rejected lines still count, being about the
-/// sources rather than the data.
+/// sources rather than the data. How much a source's inputs are held to the moment is its
+/// `AsOf` rule.
 public struct BoardStore: Sendable {
   public private(set) var state: BoardState
   /// The moment the board is built as of; nil: everything applies.
@@ -44,10 +45,10 @@ public struct BoardStore: Sendable {
   ///
   /// - Parameters:
   ///   - at: the board's time when it arrived (the run's clock); nil: the input's own time.
-  ///   - gated: false for inputs already cut to the moment by their source (a replayed journal).
+  ///   - asOfRule: how `asOf` holds this input (see `AsOf`).
   @discardableResult
-  public mutating func apply(_ input: BoardInput, at: Instant? = nil, gated: Bool = true) -> Reduction? {
-    if gated, let asOf, case .event(let e) = input, e.time > asOf {
+  public mutating func apply(_ input: BoardInput, at: Instant? = nil, asOfRule: AsOf = .everyEvent) -> Reduction? {
+    if let asOf, case .event(let e) = input, e.time > asOf, asOfRule.setsAside(e.body) {
       tally.afterAsOf += 1
       return nil
     }
@@ -94,8 +95,27 @@ public struct BoardStore: Sendable {
   public mutating func resetTally() { tally = Tally() }
 
   /// Applies inputs in order.
-  public mutating func apply(_ inputs: some Sequence<BoardInput>, at: Instant? = nil, gated: Bool = true) {
-    for i in inputs { apply(i, at: at, gated: gated) }
+  public mutating func apply(_ inputs: some Sequence<BoardInput>, at: Instant? = nil, asOfRule: AsOf = .everyEvent) {
+    for i in inputs { apply(i, at: at, asOfRule: asOfRule) }
+  }
+
+  /// Which events dated after `asOf` a source's inputs set aside.
+  public enum AsOf: Sendable {
+    /// Every one: a file, whose every line is something that happened at its time.
+    case everyEvent
+    /// The changes, not a `board.snapshot`: a live source's snapshot is its view as it is read,
+    /// dated then, with the history (an audit trail) the projections read as of the moment.
+    case changes
+    /// None: the source cut itself to the moment (the simulation, a replayed journal).
+    case none
+
+    func setsAside(_ body: Event.Body) -> Bool {
+      switch self {
+      case .everyEvent: true
+      case .changes: if case .boardSnapshot = body { false } else { true }
+      case .none: false
+      }
+    }
   }
 }
 

@@ -568,7 +568,7 @@ let restoreFrame = measure(
 ) {
   let file = try! JournalFile(path: restorePath, mode: .read)
   var store = BoardStore(settings: BoardSettings())
-  _ = try! file.play(through: nil, settings: BoardSettings()) { i, at in store.apply(i, at: at, gated: false) }
+  _ = try! file.play(through: nil, settings: BoardSettings()) { i, at in store.apply(i, at: at, asOfRule: .none) }
   let at = store.clock!
   let frame = FrameModel(state: store.state, at: at, now: at, zone: .utc, unit: .auto, restoredFrom: at)
   var renderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))

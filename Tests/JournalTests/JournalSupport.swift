@@ -34,7 +34,9 @@ enum JournalFixture {
   ) throws -> (BoardState, JournalFile.Playback) {
     let file = try JournalFile(path: path, mode: .read)
     var store = BoardStore(settings: settings ?? BoardSettings())
-    let p = try file.play(through: moment, settings: settings) { input, at in store.apply(input, at: at, gated: false) }
+    let p = try file.play(through: moment, settings: settings) { input, at in
+      store.apply(input, at: at, asOfRule: .none)
+    }
     return (store.state, p)
   }
 

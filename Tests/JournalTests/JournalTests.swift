@@ -163,7 +163,7 @@ struct JournalPlaybackTests {
     #expect(try file.snapshots().contains { $0.gap }, "the snapshot after the loss says so")
     // Replaying from the start crosses the gap by its snapshot: still the true board.
     var replay = BoardStore(settings: BoardSettings())
-    _ = try file.play(through: nil, settings: nil) { i, at in replay.apply(i, at: at, gated: false) }
+    _ = try file.play(through: nil, settings: nil) { i, at in replay.apply(i, at: at, asOfRule: .none) }
     #expect(replay.state == store.state)
   }
 
@@ -268,7 +268,7 @@ struct JournalEdgeTests {
     for from in [JournalFile.Start.latest, .beginning] {
       var replay = BoardStore(settings: BoardSettings())
       let played = try file.play(through: nil, settings: BoardSettings(), from: from) { i, at in
-        replay.apply(i, at: at, gated: false)
+        replay.apply(i, at: at, asOfRule: .none)
       }
       #expect(replay.state == store.state, "\(from)")
       #expect(played.inputs > 0)
@@ -367,7 +367,7 @@ struct JournalEdgeTests {
     #expect(!gaps.isEmpty)
     var replay = BoardStore(settings: BoardSettings())
     _ = try file.play(through: nil, settings: BoardSettings(), from: .beginning) { i, at in
-      replay.apply(i, at: at, gated: false)
+      replay.apply(i, at: at, asOfRule: .none)
     }
     #expect(replay.state == store.state)
   }

@@ -51,8 +51,19 @@ import WallboardCore
     #expect(store.state.origins["test"]?.connection == .ended)
     // Ungated (a source that cut itself to the moment): everything applies.
     var all = BoardStore(settings: BoardSettings(), asOf: Make.t("2026-03-02T12:00:00Z"))
-    all.apply(Self.inputs, gated: false)
+    all.apply(Self.inputs, asOfRule: .none)
     #expect(all.tally.afterAsOf == 0 && all.state.features["F-1"]?.status == "done")
+    // A live source's snapshot is its view now: applied; its later changes are set aside.
+    var live = BoardStore(settings: BoardSettings(), asOf: Make.t("2026-03-02T12:00:00Z"))
+    let snapshot = BoardSnapshot(features: [Make.feature("F-2", status: "review")])
+    live.apply(.event(Make.event("2026-12-01T08:00:00Z", .boardSnapshot(snapshot))), asOfRule: .changes)
+    live.apply(.event(Make.status("2026-12-01T09:00:00Z", "F-2", "done")), asOfRule: .changes)
+    #expect(live.state.features["F-2"]?.status == "review")
+    #expect(live.tally.afterAsOf == 1)
+    // From a file, a snapshot dated after the moment is set aside like any line.
+    var file = BoardStore(settings: BoardSettings(), asOf: Make.t("2026-03-02T12:00:00Z"))
+    file.apply(.event(Make.event("2026-12-01T08:00:00Z", .boardSnapshot(snapshot))))
+    #expect(file.state.features.isEmpty && file.tally.afterAsOf == 1)
   }
 
   @Test func theRecorderGetsEveryInputInOrderWithATimeThatNeverGoesBack() throws {
