@@ -41,8 +41,10 @@ public struct FileStamp: Hashable, Sendable {
     return FileStamp(st)
   }
 
-  /// The modification time to the millisecond.
-  public var modified: Instant { Instant(millis: mtime / 1_000_000) }
+  /// The modification time to the millisecond, within the years 1970…9999 that a time read from
+  /// text may hold (`touch -d 1960-01-01` gives a file a time the board, and its journal, would
+  /// otherwise carry beyond them).
+  public var modified: Instant { Instant(millis: min(max(0, mtime / 1_000_000), Instant.lastMillisecond)) }
 }
 
 extension String {

@@ -61,6 +61,8 @@ extension Instant {
 
   /// The first moment after the years instants hold: 10000-01-01T00:00:00Z.
   static let endOfYear9999 = Int64(CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch + 1) * 86_400_000
+  /// The last millisecond of the year 9999: the latest instant a time read from text may be.
+  public static let lastMillisecond = endOfYear9999 - 1
 
   /// Parses an RFC 3339 timestamp (`2026-11-03T09:15:00Z`, `…09:15:00.123+02:00`).
   ///
