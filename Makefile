@@ -89,7 +89,7 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" $(BENCH_ARGS)
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/idle-cpu.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" 20
-	scripts/journal-soak.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" 40 1
+	scripts/journal-soak.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" 30 1
 	scripts/journal-start.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard"
 
 # Regenerates the README's screenshot with the product itself.

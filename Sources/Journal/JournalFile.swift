@@ -65,27 +65,30 @@ public final class JournalFile {
     try guarded { () throws(SQLiteError) in
       if insertInput == nil {
         insertInput = try db.prepare(
-          "INSERT INTO inputs(at, kind, origin, seq, time, topic, outcome, body) VALUES (?,?,?,?,?,?,?,?)")
+          "INSERT INTO inputs(id, at, kind, origin, seq, time, topic, outcome, body) VALUES (?,?,?,?,?,?,?,?,?)")
         insertSnapshot = try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,?,?)")
       }
       let rows = insertInput!
       let snaps = insertSnapshot!
       return try db.transaction { () throws(SQLiteError) -> Int64 in
-        // The last id ever given (AUTOINCREMENT: never reused, even once compaction deleted it).
+        // The last id given: the latest input's, or a snapshot's when compaction took every input
+        // into the base (ids are never given twice: a snapshot's `through` must stay true).
         var last =
-          try db.scalar("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'inputs'), 0)")?.integer ?? 0
+          try db.scalar(
+            "SELECT max(coalesce((SELECT max(id) FROM inputs), 0), coalesce((SELECT max(through) FROM snapshots), 0))"
+          )?.integer ?? 0
         var next = 0
         for item in batch.items {
           switch item {
           case .input(let r):
+            last += 1
             try rows.run([
-              .integer(r.at.millis), .integer(Int64(r.kind.rawValue)), .text(r.origin),
+              .integer(last), .integer(r.at.millis), .integer(Int64(r.kind.rawValue)), .text(r.origin),
               r.seq.map(Value.integer) ?? .null,
               .integer(r.time.millis), r.topic.map(Value.text) ?? .null, .integer(Int64(r.outcome.rawValue)),
               .blob(batch.bodies[next]),
             ])
             next += 1
-            last = db.lastInsertRowID
           case .snapshot(let s):
             try snaps.run([.integer(last), .integer(s.at.millis), .integer(s.gap ? 1 : 0), .blob(s.bytes)])
           }

@@ -11,7 +11,7 @@ enum JournalSchema {
     """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value ANY NOT NULL) WITHOUT ROWID;
     CREATE TABLE inputs(
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      id INTEGER PRIMARY KEY,
       at INTEGER NOT NULL,
       kind INTEGER NOT NULL,
       origin TEXT NOT NULL,
