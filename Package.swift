@@ -63,7 +63,7 @@ let package = Package(
     .target(name: "Kiosk", dependencies: ["WallboardCore", "Projections", "Raster"], swiftSettings: strict),
     // The board as 24-bit-colour half-block characters in a terminal.
     .target(name: "TerminalDisplay", dependencies: ["Raster"], swiftSettings: strict),
-    // The 25 Orchestra themes, read from data files under assets/.
+    // The 26 Orchestra themes, read from data files under assets/.
     .target(name: "Themes", dependencies: ["Raster", "TextLines"], swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
     .target(

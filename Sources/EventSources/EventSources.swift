@@ -2,10 +2,11 @@
 //
 // What lives here: the `EventSource` protocol and `SourceRegistry` (a `--source` spec → its
 // source); one conformance per kind — the simulated team (`SimSource`, live through
-// `SimDriver`), JSON Lines files and standard input (`JSONLinesSource`), the Orchestra TCP client
+// `SimDriver`), JSON Lines files and standard input (`JSONLinesSource`), a journal played back
+// (`ReplaySource`, read through the Journal module), the Orchestra TCP client
 // (`OrchestraSource`, the shell around the pure `OrchestraSessionMachine`); the workspace store
 // (`Workspace/`: locating it, reading the plugin's SQLite database); `FileWatcher`, the one file watcher
 // (inotify through `InotifySyscalls`, polling where there is none); `Backoff`; `SystemClock`, the one
 // real clock (a source is handed the board's; this is the default). Every source
 // turns its bytes into `BoardInput`s through the same decoders in Wire; none mutates board state.
-// What it may import: WallboardCore, Wire, SQLite, Foundation (threads, files).
+// What it may import: WallboardCore, Wire, SQLite, Journal, Foundation (threads, files).

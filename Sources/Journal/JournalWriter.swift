@@ -61,7 +61,8 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     self.maxPending = maxPending
     // The lock first (the file made if need be: an empty file is an empty database), so that a
     // second board touches nothing, not even the schema.
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    // The team's data: readable by the board's user alone (SQLite gives its -wal and -shm the same).
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       Glibc.close(fd)
