@@ -35,7 +35,7 @@ install_packages = missing=""; for p in $(1); do \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-.PHONY: all deps test-deps build release run test fuzz lint format bench screenshots install uninstall clean
+.PHONY: all deps test-deps build release run test sanitize fuzz fuzz-lib lint format bench screenshots install uninstall clean
 
 all: build
 
@@ -66,6 +66,17 @@ test: test-deps
 	$(MAKE) --no-print-directory install DESTDIR=$(INSTALL_TEST) PREFIX=/usr/local
 	WALLBOARD_PYTHON=$(PYTHON) WALLBOARD_INSTALLED=$(INSTALL_TEST)/usr/local $(SWIFT) test --skip-build
 
+# The whole suite under AddressSanitizer (memory errors; Swift itself traps on overflow and out-of
+# -bounds access in these debug builds), then under ThreadSanitizer (data races). Each rebuilds
+# .build/debug with its sanitizer (the tests run the binary there), so `make test` rebuilds after.
+# Leak checking is off: the Swift runtime's and Foundation's one-time allocations at exit are not
+# leaks of the board's (the 30-day soak measures memory instead).
+sanitize: test-deps
+	$(SWIFT) build --build-tests --sanitize=address $(BUILD_FLAGS)
+	WALLBOARD_PYTHON=$(PYTHON) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address
+	$(SWIFT) build --build-tests --sanitize=thread $(BUILD_FLAGS)
+	WALLBOARD_PYTHON=$(PYTHON) TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread
+
 # The acceptance fuzz of issue 9 (Tests/FuzzTests) with more cases than `make test` runs, a few
 # minutes: mutated events files and layouts, decoded, reduced, projected and drawn in process.
 # FUZZ_SEED picks other cases (make test runs seed 9); a failure names its case and seed.
@@ -76,6 +87,23 @@ fuzz: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	WALLBOARD_FUZZ_CASES=$(FUZZ_CASES) WALLBOARD_FUZZ_LAYOUTS=$(FUZZ_LAYOUTS) WALLBOARD_FUZZ_SEED=$(FUZZ_SEED) \
 	  $(SWIFT) test --skip-build --filter FuzzTests
+
+# The libFuzzer targets (Tests/Fuzzers): every decoder of outside input, built with
+# -sanitize=fuzzer,address into .build/fuzz, each run for FUZZ_SECONDS from its seed corpus
+# (Tests/Fuzzers/Corpus/<target>) into a working corpus under .build/fuzz/corpus. A crash, leak or
+# hang stops it and leaves the input as .build/fuzz/<target>-crash-…; FUZZ_TARGETS picks some.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= framer protobuf jsonl frontmatter layout theme config codec
+fuzz-lib: deps
+	WALLBOARD_FUZZ=1 $(SWIFT) build -c release --product wallboard-fuzz --scratch-path .build/fuzz \
+	  -Xswiftc -sanitize=fuzzer,address $(BUILD_FLAGS)
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build/fuzz/corpus/$$t && \
+	  WALLBOARD_FUZZ_TARGET=$$t .build/fuzz/release/wallboard-fuzz .build/fuzz/corpus/$$t Tests/Fuzzers/Corpus/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=.build/fuzz/$$t- > .build/fuzz/$$t.log 2>&1 || { tail -40 .build/fuzz/$$t.log; exit 1; }; \
+	  echo "$$t: $$(grep -E 'stat::number_of_executed_units' .build/fuzz/$$t.log | tr -s ' ' | cut -d' ' -f2) runs, no crash"; \
+	done
 
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Wallboard — a native, full-screen team status board for the Orchestra ecosystem.
 // Data flows one way: sources → events → reducer → board state → projections → widgets → display.
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -149,3 +150,16 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets (`make fuzz-lib`): one executable whose decoder WALLBOARD_FUZZ_TARGET
+// picks, built only when WALLBOARD_FUZZ is set, with -sanitize=fuzzer,address (libFuzzer brings
+// `main`, so the target is parsed as a library and no other build ever links it).
+if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
+  package.products.append(.executable(name: "wallboard-fuzz", targets: ["wallboard-fuzz"]))
+  package.targets.append(
+    .executableTarget(
+      name: "wallboard-fuzz",
+      dependencies: ["WallboardCore", "Wire", "EventSources", "Layout", "Themes", "Widgets", "WallboardCLI"],
+      path: "Tests/Fuzzers", exclude: ["Corpus"],
+      swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+}

@@ -1,0 +1,109 @@
+// libFuzzer entry points for every decoder that reads outside input (issue 12). One binary:
+// WALLBOARD_FUZZ_TARGET names the decoder (see `FuzzTarget`). Each reads bytes it cannot trust and
+// must return or throw — never trap, hang or leak; address sanitizing catches memory errors.
+// Built and run by `make fuzz-lib`; seed corpora are under Tests/Fuzzers/Corpus/<target>/.
+import EventSources
+import Foundation
+import Layout
+import Themes
+import WallboardCLI
+import WallboardCore
+import Widgets
+import Wire
+
+/// The decoders, by the name WALLBOARD_FUZZ_TARGET gives.
+enum FuzzTarget: String, CaseIterable {
+  /// The Orchestra length-prefix framer, fed in chunks, and each frame as a `PluginResponse`.
+  case framer
+  /// A `PluginResponse` protobuf message, whole.
+  case protobuf
+  /// JSON Lines events, through the line decoder every JSON Lines source uses.
+  case jsonl
+  /// A markdown file's front matter (the plugin's YAML subset and the export's verbatim one).
+  case frontmatter
+  /// A layout file.
+  case layout
+  /// A theme file.
+  case theme
+  /// A `--config` file.
+  case config
+  /// The journal's codec: an input, then a whole board.
+  case codec
+
+  static let current: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["WALLBOARD_FUZZ_TARGET"] ?? ""
+    guard let t = FuzzTarget(rawValue: name) else {
+      let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
+      FileHandle.standardError.write("WALLBOARD_FUZZ_TARGET must be one of: \(names)\n".data(using: .utf8)!)
+      exit(2)
+    }
+    return t
+  }()
+
+  func run(_ bytes: [UInt8]) {
+    let at = Instant(seconds: 1_800_000_000)
+    switch self {
+    case .framer:
+      var framer = LengthPrefixFramer(maxFrameBytes: 1 << 20)
+      // Split where the first byte says, so that frames straddle chunks.
+      let cut = bytes.first.map { Int($0) % (bytes.count + 1) } ?? 0
+      for chunk in [bytes[..<cut], bytes[cut...]] {
+        guard let frames = try? framer.push(chunk) else { return }
+        for f in frames { _ = try? PluginResponse.decode(f) }
+      }
+    case .protobuf:
+      _ = try? PluginResponse.decode(bytes)
+    case .jsonl:
+      var decoder = LineDecoder(origin: "fuzz", label: "fuzz", maxLineBytes: 1 << 16)
+      var state = BoardState()
+      for input in decoder.push(bytes, receivedAt: at) + decoder.finish(receivedAt: at) {
+        Reducer.reduce(into: &state, input)
+      }
+    case .frontmatter:
+      _ = try? FrontMatter.parse(bytes, file: "fuzz.md")
+      _ = try? FrontMatter.parseVerbatim(bytes, file: "fuzz.md")
+    case .layout:
+      _ = try? LayoutParser.parse(
+        String(decoding: bytes, as: UTF8.self), file: "fuzz.layout", vocabulary: WidgetRegistry.vocabulary)
+    case .theme:
+      _ = try? ThemeCatalog.parse(themeFile: String(decoding: bytes, as: UTF8.self), file: "fuzz.theme")
+    case .config:
+      _ = try? ArgumentParser.applyConfig(String(decoding: bytes, as: UTF8.self), file: "fuzz.conf", under: ["run"])
+    case .codec:
+      if let input = try? BoardCodec.decodeInput(bytes) {
+        // What decodes must round-trip and reduce.
+        let again = try? BoardCodec.decodeInput(BoardCodec.encode(input))
+        precondition(again == input, "a decoded input round-trips")
+        var state = BoardState()
+        Reducer.reduce(into: &state, input)
+      }
+      if let state = try? BoardCodec.decodeState(bytes) {
+        precondition((try? BoardCodec.decodeState(BoardCodec.encode(state))) == state, "a decoded board round-trips")
+      }
+    }
+  }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  FuzzTarget.current.run(bytes)
+  return 0
+}
+
+/// libFuzzer's driver (`libclang_rt.fuzzer`): runs `callback` the way its own `main` would.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// The executable's entry: SwiftPM names an executable's `main` `<module>_main`; this one hands
+/// the command line to libFuzzer's driver.
+@_cdecl("wallboard_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+  var count = argc
+  var arguments = argv
+  return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzOne(data, size) }
+}
