@@ -6,14 +6,17 @@ internal import Foundation
 
 /// A blocking TCP connection with timeouts, over the C socket API.
 ///
-/// Owns its file descriptor and closes it in `deinit`. Used by one thread at a time.
-final class TCPConnection {
+/// Owns its file descriptor and closes it in `deinit`. Used by one thread at a time, except
+/// `shutdown`, which another thread may call while that one reads: the two meet under `lock`, so
+/// that a descriptor closed (and its number perhaps given to another file) is never shut down.
+final class TCPConnection: @unchecked Sendable {
   /// Why a connection failed, with the host and the C library's text.
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
 
   private var fd: Int32
+  private let lock = NSLock()
   let peer: String
 
   private init(fd: Int32, peer: String) {
@@ -117,14 +120,18 @@ final class TCPConnection {
   }
 
   func close() {
-    if fd >= 0 {
-      Glibc.close(fd)
-      fd = -1
+    lock.withLock {
+      if fd >= 0 {
+        Glibc.close(fd)
+        fd = -1
+      }
     }
   }
 
   /// Wakes a thread blocked in `read` on this connection from another thread.
   func shutdown() {
-    if fd >= 0 { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    lock.withLock {
+      if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
   }
 }
