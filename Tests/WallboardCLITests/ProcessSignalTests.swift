@@ -47,27 +47,11 @@ struct ProcessSignalTests {
     return true
   }
 
-  /// Reads from `pipe` until `enough` holds or `seconds` pass.
-  static func read(_ pipe: Pipe, seconds: Double, until enough: (String) -> Bool) -> String {
-    let fd = pipe.fileHandleForReading.fileDescriptor
-    var text = ""
-    let end = Date().addingTimeInterval(seconds)
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while Date() < end, !enough(text) {
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&p, 1, 100) > 0 else { continue }
-      let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-      if n <= 0 { break }
-      text += String(decoding: buffer[0..<n], as: UTF8.self)
-    }
-    return text
-  }
-
   @Test func theTextBoardReachesAPipeAtOnce() throws {
     let (p, out) = try Self.start("")
     defer { if p.isRunning { p.terminate() } }
     // Block buffering held the first frame back for seconds; it must come at once.
-    let text = Self.read(out, seconds: 3) { $0.contains("Progress:") }
+    let text = out.read(seconds: 3) { $0.contains("Progress:") }
     #expect(text.contains("Progress:"), "nothing reached the pipe within 3 s")
     p.terminate()
     p.waitUntilExit()
@@ -87,7 +71,7 @@ struct ProcessSignalTests {
     p.standardError = err
     try p.run()
     defer { if p.isRunning { p.terminate() } }
-    let text = Self.read(out, seconds: 20) { $0.contains("Progress:") }
+    let text = out.read(seconds: 20) { $0.contains("Progress:") }
     #expect(text.contains("Progress:"), "the text board is drawn instead")
     p.terminate()
     p.waitUntilExit()
@@ -99,7 +83,7 @@ struct ProcessSignalTests {
     // `trap '' INT` makes the shell ignore SIGINT, and an ignored signal stays ignored across exec.
     let (p, out) = try Self.start("trap '' INT;")
     defer { if p.isRunning { p.terminate() } }
-    #expect(Self.read(out, seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
+    #expect(out.read(seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
     kill(p.processIdentifier, SIGINT)
     let end = Date().addingTimeInterval(5)
     while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
@@ -112,7 +96,7 @@ struct ProcessSignalTests {
   func aStopSignalEndsTheRunNormally(_ signo: Int32, _ status: Int32, _ name: String) throws {
     let (p, out, err) = try Self.start(display: ["text"])
     defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
-    #expect(Self.read(out, seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
+    #expect(out.read(seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
     kill(p.processIdentifier, signo)
     try #require(Self.waitForExit(p, seconds: 10), "\(name) did not stop the board")
     #expect(p.terminationReason == .exit, "the board returned from its loop, not killed by \(name)")
@@ -126,10 +110,10 @@ struct ProcessSignalTests {
     let (p, out, err) = try Self.start(display: ["term", "--size", "20x16"])
     defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
     // The first frame hides the cursor and turns autowrap off.
-    let first = Self.read(out, seconds: 10) { $0.contains("\u{1B}[?7l") }
+    let first = out.read(seconds: 10) { $0.contains("\u{1B}[?7l") }
     #expect(first.contains("\u{1B}[?25l\u{1B}[?7l"))
     kill(p.processIdentifier, SIGTERM)
-    let rest = Self.read(out, seconds: 10) { _ in false }
+    let rest = out.read(seconds: 10) { _ in false }
     try #require(Self.waitForExit(p, seconds: 10), "SIGTERM did not stop the board")
     #expect(p.terminationReason == .exit && p.terminationStatus == 0)
     // `close()`'s leave(), with the cursor moved below the board: not the signal handler's.
