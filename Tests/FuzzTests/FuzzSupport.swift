@@ -7,7 +7,7 @@ import Testing
 import Themes
 import Widgets
 
-/// How much to fuzz. CI runs the defaults; `make fuzz` sets `WALLBOARD_FUZZ_CASES` (event
+/// How much to fuzz. CI runs the defaults; `make fuzz-cases` sets `WALLBOARD_FUZZ_CASES` (event
 /// files) and `WALLBOARD_FUZZ_LAYOUTS`, and may set `WALLBOARD_FUZZ_SEED`. To chase one case:
 /// `WALLBOARD_FUZZ_ONLY=N` runs case N alone, `WALLBOARD_FUZZ_TRACE=1` prints each case number
 /// before it runs (so that a crash names its case).

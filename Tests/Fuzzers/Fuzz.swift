@@ -1,10 +1,11 @@
 // libFuzzer entry points for every decoder that reads outside input (issue 12). One binary:
 // WALLBOARD_FUZZ_TARGET names the decoder (see `FuzzTarget`). Each reads bytes it cannot trust and
 // must return or throw — never trap, hang or leak; address sanitizing catches memory errors.
-// Built and run by `make fuzz-lib`; seed corpora are under Tests/Fuzzers/Corpus/<target>/.
+// Built and run by `make fuzz`; seed corpora are under Tests/Fuzzers/Corpus/<target>/.
 import EventSources
 import Foundation
 import Layout
+import SQLite
 import Themes
 import WallboardCLI
 import WallboardCore
@@ -29,6 +30,9 @@ enum FuzzTarget: String, CaseIterable {
   case config
   /// The journal's codec: an input, then a whole board.
   case codec
+  /// A row of the workspace database's `features` table (what SQLite hands back: any type in
+  /// any column), read as a feature with its audit-trail past.
+  case dbrow
 
   static let current: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["WALLBOARD_FUZZ_TARGET"] ?? ""
@@ -80,6 +84,37 @@ enum FuzzTarget: String, CaseIterable {
       if let state = try? BoardCodec.decodeState(bytes) {
         precondition((try? BoardCodec.decodeState(BoardCodec.encode(state))) == state, "a decoded board round-trips")
       }
+    case .dbrow:
+      var row = DatabaseRow(bytes)
+      let values = (0..<OrchestraDatabase.rowColumns).map { _ in row.value() }
+      _ = OrchestraDatabase.decode(row: values, history: (now: at, initialState: "backlog"))
+    }
+  }
+}
+
+/// Values of SQLite's five types from fuzz bytes: a type byte, then 8 bytes for a number or a
+/// 2-byte length and that many bytes for text or a blob; missing bytes read as NULL.
+struct DatabaseRow {
+  var bytes: ArraySlice<UInt8>
+  init(_ bytes: [UInt8]) { self.bytes = bytes[...] }
+
+  mutating func take(_ n: Int) -> [UInt8] {
+    let out = Array(bytes.prefix(n))
+    bytes = bytes.dropFirst(n)
+    return out
+  }
+
+  mutating func value() -> Value {
+    guard let type = bytes.popFirst() else { return .null }
+    func word(_ b: [UInt8]) -> UInt64 { b.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+    switch type % 5 {
+    case 1: return .integer(Int64(bitPattern: word(take(8))))
+    case 2: return .real(Double(bitPattern: word(take(8))))
+    case 3, 4:
+      let n = Int(word(take(2)))
+      let b = take(n)
+      return type % 5 == 3 ? .text(String(decoding: b, as: UTF8.self)) : .blob(b)
+    default: return .null
     }
   }
 }

@@ -102,19 +102,10 @@ public final class OrchestraDatabase {
     var past: [String: [StatusMove]] = [:]
     out.reserveCapacity(rows.count)
     for row in rows {
-      switch Self.feature(row) {
+      let (read, moves) = Self.decode(row: row, history: history)
+      switch read {
       case .success(let f):
         out.append(f)
-        guard let (now, initial) = history else { continue }
-        let trail: AuditTrail.Parsed
-        let cut = row[Self.wanted.count + 1].integer == 1
-        switch row[Self.wanted.count] {
-        case .text(let body): trail = AuditTrail.parse(body, tail: cut)
-        case .blob(let bytes): trail = bytes.withUnsafeBufferPointer { AuditTrail.parse($0, tail: cut) }
-        default: trail = AuditTrail.Parsed(moves: [], truncated: false)
-        }
-        let moves = AuditTrail.backfill(
-          trail, createdAt: f.createdAt, updatedAt: f.updatedAt, status: f.status, initialState: initial, now: now)
         if !moves.isEmpty { past[f.id] = moves }
       case .failure(let p): problems.append(p)
       }
@@ -157,6 +148,33 @@ public final class OrchestraDatabase {
   }
 
   // MARK: Rows → features
+
+  /// The number of columns a feature row read with `history` has: `wanted`, then the body's end
+  /// and whether it was cut.
+  public static let rowColumns = wanted.count + 2
+
+  /// One row of the feature query as a feature and, when `history` is given, its past from the
+  /// body's audit trail (columns `wanted`, then the body's end and whether it was cut). A row of
+  /// another width is a problem, never a trap.
+  public static func decode(
+    row: [Value], history: (now: Instant, initialState: String)?
+  ) -> (Result<Feature, RowProblem>, [StatusMove]) {
+    guard row.count >= wanted.count else {
+      return (.failure(RowProblem(id: "?", problem: "a row of \(row.count) columns, not \(wanted.count)")), [])
+    }
+    let read = feature(row)
+    guard case .success(let f) = read, let (now, initial) = history, row.count >= rowColumns else { return (read, []) }
+    let trail: AuditTrail.Parsed
+    let cut = row[wanted.count + 1].integer == 1
+    switch row[wanted.count] {
+    case .text(let body): trail = AuditTrail.parse(body, tail: cut)
+    case .blob(let bytes): trail = bytes.withUnsafeBufferPointer { AuditTrail.parse($0, tail: cut) }
+    default: trail = AuditTrail.Parsed(moves: [], truncated: false)
+    }
+    let moves = AuditTrail.backfill(
+      trail, createdAt: f.createdAt, updatedAt: f.updatedAt, status: f.status, initialState: initial, now: now)
+    return (read, moves)
+  }
 
   /// A row of `wanted` columns as a feature of the contract.
   static func feature(_ r: [Value]) -> Result<Feature, RowProblem> {
