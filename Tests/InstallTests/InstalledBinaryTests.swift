@@ -160,7 +160,7 @@ struct InstalledBinaryTests {
 
   /// The static build prints what the debug build prints, time zones (tzdata) included.
   @Test func inspectMatchesTheDebugBuild() throws {
-    let debug = Paths.repoRoot.appendingPathComponent(".build/debug/wallboard")
+    let debug = Paths.binary
     try #require(FileManager.default.isExecutableFile(atPath: debug.path), "no debug build at \(debug.path)")
     try withInstalledCopy { binary, dir in
       for zone in ["UTC", "Europe/Berlin", "America/New_York"] {

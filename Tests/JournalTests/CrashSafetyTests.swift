@@ -9,7 +9,7 @@ import WallboardCore
 /// service manager's SIGTERM (nothing the board accepted may be lost).
 @Suite("The journal survives the process being killed", .serialized)
 struct CrashSafetyTests {
-  static var binary: String { Paths.repoRoot.appendingPathComponent(".build/debug/wallboard").path }
+  static var binary: String { Paths.binary.path }
 
   /// `count` events of one publisher, numbered from 1: 300 features, then status changes.
   static func lines(_ count: Int) -> [String] {

@@ -56,6 +56,13 @@ public enum Paths {
       .deletingLastPathComponent()
   }
 
+  /// The `wallboard` binary of the build these tests belong to: beside the test bundle, in the
+  /// products folder of its scratch path (`.build/debug`, or a sanitizer's own build).
+  public static var binary: URL {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return exe.deletingLastPathComponent().appendingPathComponent("wallboard")
+  }
+
   /// `Tests/Fixtures/`: the project's copies of the reference files (see its README).
   public static var fixtures: URL { repoRoot.appendingPathComponent("Tests/Fixtures") }
 

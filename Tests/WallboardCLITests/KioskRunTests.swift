@@ -5,7 +5,7 @@ import Testing
 /// The real executable on a file standing in for a framebuffer, and the systemd unit.
 @Suite("Kiosk", .serialized)
 struct KioskRunTests {
-  static var binary: URL { Paths.repoRoot.appendingPathComponent(".build/debug/wallboard") }
+  static var binary: URL { Paths.binary }
 
   @Test func runDrawsIntoAFileStandingInForTheFramebuffer() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-fb-\(UUID().uuidString)")

@@ -5,7 +5,7 @@ import Testing
 /// The real executable as a service manager sees it: output through a pipe, stopped by signals.
 @Suite("The process under a service manager", .serialized)
 struct ProcessSignalTests {
-  static var binary: String { Paths.repoRoot.appendingPathComponent(".build/debug/wallboard").path }
+  static var binary: String { Paths.binary.path }
 
   /// Starts the board with `--display text` under `/bin/sh -c PREFIX exec …`, its output to a pipe.
   static func start(_ shellPrefix: String) throws -> (Process, Pipe) {
