@@ -21,8 +21,13 @@ extension PNG {
   /// link stays, the file it leads to gets the PNG), and a path that is not a regular file — a
   /// device node, a FIFO, a socket, a directory — is refused. A replaced file keeps its mode.
   public static func write(_ canvas: Canvas, to path: String) throws(PNGError) {
+    try write(png: encode(canvas), to: path)
+  }
+
+  /// Writes the bytes of a PNG (`PNGEncoder`'s) as the file at `path`, atomically, as
+  /// `write(_:to:)` does.
+  public static func write(png bytes: [UInt8], to path: String) throws(PNGError) {
     let target = try writeTarget(for: path)
-    let bytes = encode(canvas)
     let temporary = "\(target).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw ioError("cannot create", temporary) }
