@@ -26,6 +26,25 @@ final class Displays {
   private(set) var size: (width: Int, height: Int)
   /// Whether the board fills a whole screen (for `--pixel-shift auto`).
   let fillsScreen: Bool
+  /// The `png:` display's encoder: it re-deflates only the bands of rows that changed.
+  private var pngEncoder = PNGEncoder()
+
+  /// The shortest time between two frames: a 30th of a second on a screen; a second for a `png:`
+  /// file, each of which is a whole file written (and read by whoever watches it).
+  var minimumFrameInterval: Double {
+    if case .png = kind { return 1 }
+    return 1.0 / 30
+  }
+
+  /// How often the run loop looks at the display's events while idle: a window's keys and a
+  /// terminal's size twenty times a second; the framebuffer and a file have none, and the loop
+  /// wakes only for its frame, an input, a stop or a reload (within a quarter of a second).
+  var eventInterval: Double {
+    switch kind {
+    case .sdl, .term: return 0.05
+    case .fb, .png, .text: return 0.25
+    }
+  }
 
   private init(kind: Kind, size: (width: Int, height: Int), fillsScreen: Bool) {
     self.kind = kind
@@ -134,7 +153,11 @@ final class Displays {
     case .term(let t):
       do { try t.present(canvas) } catch { throw .runtime("cannot write to the terminal: \(error)") }
     case .png(let path):
-      do { try PNG.write(canvas, to: path) } catch { throw .runtime("cannot write \(path): \(error)") }
+      do {
+        try PNG.write(png: pngEncoder.encode(canvas, changed: dirty), to: path)
+      } catch {
+        throw .runtime("cannot write \(path): \(error)")
+      }
     case .text: break
     }
   }

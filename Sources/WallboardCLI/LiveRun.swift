@@ -8,7 +8,7 @@ internal import WallboardCore
 internal import Widgets
 
 /// `wallboard run`: follows the sources and redraws when the state changes (coalesced, at most
-/// 30 frames a second), once a second for the clock and the ages, and otherwise sleeps. Only the
+/// 30 frames a second; a `png:` file at most once a second), once a second for the clock and the ages, and otherwise sleeps. Only the
 /// widgets whose model changed are redrawn, and only their rectangles are presented. Pages turn
 /// by their durations; the night schedule dims or blanks; burn-in protection moves the frame.
 ///
@@ -96,8 +96,11 @@ struct LiveRun {
     var reload = ReloadWatch(options: options, resources: resources, hangup: stop.takeHangup)
     var stateChanged = true
     var lastFrame = Date.distantPast
-    var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State)?
+    var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State, background: RGBA)?
     var lastPanel: IRect?
+    /// What the screen shows when it is not the board itself (turned, moved, dimmed): kept, so
+    /// that a frame where little changed redoes only that.
+    var screenFrame: Canvas?
 
     while stop.requested() == nil {
       let inputs = inbox.take()
@@ -149,7 +152,7 @@ struct LiveRun {
       }
 
       let sinceFrame = Date().timeIntervalSince(lastFrame)
-      if (stateChanged && sinceFrame >= 1.0 / 30) || sinceFrame >= 1 {
+      if (stateChanged && sinceFrame >= display.minimumFrameInterval) || sinceFrame >= 1 {
         let wall = now()
         let started = Date()
         let frame = FrameModel(
@@ -175,25 +178,42 @@ struct LiveRun {
         let offset =
           settings.shifts(fillsScreen: display.fillsScreen)
           ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
-        let changedLook = lastPresented.map { $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState } ?? true
+        let changedLook =
+          lastPresented.map {
+            $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState || $0.background != scene.theme.bg
+          } ?? true
         if !dirty.isEmpty || changedLook {
           if options.rotate == 0 && offset == (0, 0) && nightState == .day && !changedLook {
+            screenFrame = nil
             try display.show(board, dirty: dirty)
+          } else if !changedLook, var out = screenFrame, out.width == display.size.width,
+            out.height == display.size.height
+          {
+            // The same turn, offset and night as the last frame: only what changed is redone.
+            screenFrame = nil  // `out` is the one reference: updated in place, not copied
+            let rects = screen().update(&out, from: board, dirty: dirty, offset: offset, night: nightState)
+            if !rects.isEmpty { try display.show(out, dirty: rects) }
+            screenFrame = out
           } else {
             let out = screen().frame(for: board, offset: offset, night: nightState, background: scene.theme.bg)
             try display.show(out, dirty: nil)
+            screenFrame = out
           }
           if lastPresented?.night != nightState {
             // The framebuffer can switch the screen off at night (FBIOBLANK).
             _ = display.blank(nightState == .blank)
           }
           diagnostics.framePresented()
-          lastPresented = (offset.0, offset.1, nightState)
+          lastPresented = (offset.0, offset.1, nightState, scene.theme.bg)
         }
         lastFrame = Date()
         stateChanged = false
       }
-      inbox.wait(timeout: stateChanged ? 1.0 / 30 : 0.05)
+      // An input wakes the wait at once. Without one: the next frame (for the clock and the
+      // ages) or, for a window or a terminal, the next look at its events; a stop or a reload is
+      // seen within a quarter of a second.
+      let nextFrame = max(0.005, 1 - Date().timeIntervalSince(lastFrame))
+      inbox.wait(timeout: stateChanged ? display.minimumFrameInterval : min(nextFrame, display.eventInterval))
     }
   }
 

@@ -38,4 +38,22 @@ struct Screen: Equatable {
     }
     return out
   }
+
+  /// Brings `out` — what this screen showed for an earlier board under the same `offset` and
+  /// `night` — up to date for a board where only `dirty` changed: only those rectangles are
+  /// turned, moved and dimmed again. Returns the screen rectangles redrawn (none at a blank
+  /// night). The result equals `frame(for: board, offset:night:background:)`, pixel for pixel.
+  func update(
+    _ out: inout Canvas, from board: Canvas, dirty: [IRect], offset: (dx: Int, dy: Int), night: NightSchedule.State
+  ) -> [IRect] {
+    let keeping: Double?
+    switch night {
+    case .blank: return []
+    case .dim(let k): keeping = k
+    case .day: keeping = nil
+    }
+    return dirty.map {
+      out.redraw($0, of: board, rotation: rotation, dx: offset.dx, dy: offset.dy, keeping: keeping)
+    }.filter { !$0.isEmpty }
+  }
 }
