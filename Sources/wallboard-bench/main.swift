@@ -5,6 +5,7 @@ import Foundation
 import Glyphs
 import Journal
 import Layout
+import PNG
 import Projections
 import Raster
 import SQLite
@@ -257,6 +258,8 @@ let render1080 = measure(
   "render wall 1920x1080, full frame", count: frames, goal: nil, fullFrame(1920, 1080, frames: frames))
 let render4K = measure(
   "render wall 3840x2160, full frame", count: frames, goal: nil, fullFrame(3840, 2160, frames: frames))
+let render720 = measure(
+  "render wall 1280x720, full frame", count: frames, goal: nil, fullFrame(1280, 720, frames: frames))
 
 // One widget changed: a second passes and only the connections' "s ago" moves.
 var tickRenderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
@@ -270,6 +273,23 @@ let oneWidget = measure("render wall 1920x1080, one widget changed", count: fram
     flip.toggle()
     let dirty = tickRenderer.render(flip ? nextSecond : simFrame, style: tickStyle, into: &tickCanvas)
     changedWidgets = dirty.count
+  }
+}
+// PNG: a whole 1080p frame, and the frame after one widget changed (what a png: display writes).
+var pngCanvas = Canvas(width: 1920, height: 1080)
+var pngRenderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
+pngRenderer.render(simFrame, style: tickStyle, into: &pngCanvas)
+let pngWhole = measure("PNG: encode a whole 1920x1080 frame", count: 5, goal: nil) {
+  for _ in 0..<5 { sink &+= PNG.encode(pngCanvas).count }
+}
+var pngEncoder = PNGEncoder()
+_ = pngEncoder.encode(pngCanvas, changed: nil)
+var pngFlip = false
+let pngOneWidget = measure("PNG: encode 1920x1080 after one widget changed", count: frames, goal: nil) {
+  for _ in 0..<frames {
+    pngFlip.toggle()
+    let dirty = pngRenderer.render(pngFlip ? nextSecond : simFrame, style: tickStyle, into: &pngCanvas)
+    sink &+= pngEncoder.encode(pngCanvas, changed: dirty).count
   }
 }
 var floorCanvas = Canvas(width: 1920, height: 1080)
@@ -577,45 +597,175 @@ let restoreFrame = measure(
 }
 try? FileManager.default.removeItem(atPath: journalDir)
 
-print("Wallboard benchmarks (release, best of 5 runs)")
-print("")
-for r in [reducer, jsonl, orchestra, projections, journalWrite] {
-  let rate = String(format: "%12.0f /s", r.perSecond)
-  let goal =
-    r.goal.map { g in
-      r.perSecond >= g ? String(format: "  goal ≥ %.0f /s: met", g) : String(format: "  goal ≥ %.0f /s: MISSED", g)
-    } ?? ""
-  print(
-    "\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(rate)  (\(r.count) in \(String(format: "%.3f", r.seconds)) s)\(goal)"
-  )
+// 10. The binary as a whole process (`--wallboard PATH`): its floor, a snapshot from start to
+// PNG, start with a large journal, and running boards at 1080p on each display kind.
+let arguments = CommandLine.arguments
+func argument(_ name: String) -> String? {
+  arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 }
-print("")
+let report = Report()
+let mib = 1024.0
+
+let inProcess = "In process (best of 5 runs)"
+for (r, goal) in [
+  (reducer, 1_000_000.0), (jsonl, 200_000), (orchestra, 300_000), (projections, nil), (journalWrite, 200_000),
+]
+  as [(Result, Double?)]
+{
+  report.add(inProcess, r.name, r.perSecond, "/s", goal: goal, .atLeast)
+}
+let floorMs = floorFill.seconds / Double(floorFill.count) * 1000
 for (r, goalMs) in [
-  (render1080, 8.0), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil),
+  (render1080, 8.0), (render720, nil), (render4K, 30.0), (oneWidget, 2.0), (floorFill, nil), (frameModel, nil),
   (markdownBoard, 1000.0), (markdownScan, nil), (firstBoard, 300), (oneChange, 20), (flow14, nil), (flow90, nil),
-  (flowFrame, nil), (restoreFrame, 300),
+  (flowFrame, nil), (restoreFrame, 300), (pngWhole, nil), (pngOneWidget, nil),
 ]
   as [(Result, Double?)]
 {
   let ms = r.seconds / Double(r.count) * 1000
-  let goal =
-    goalMs.map { g in
-      ms <= g ? String(format: "  goal ≤ %.0f ms: met", g) : String(format: "  goal ≤ %.0f ms: MISSED", g)
-    } ?? ""
-  print("\(r.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%9.3f ms", ms))\(goal)")
+  var note: String?
+  if r.name == oneWidget.name {
+    note = "\(changedWidgets) rectangle(s) redrawn; \(Report.number(ms / floorMs))× the fill floor"
+  }
+  if r.name == render1080.name { note = "\(Report.number(ms / floorMs))× the fill floor" }
+  if r.name == restoreFrame.name { note = "\(restoreRows) inputs, \(restoreTail) after the last snapshot" }
+  if r.name == firstBoard.name {
+    note = "\(workspaceFeatures) features, \(backfilledVersions) versions from their trails"
+  }
+  report.add(inProcess, r.name, ms, "ms", goal: goalMs, note: note)
 }
-print("(the one-widget frame redrew \(changedWidgets) rectangle(s))")
-print("(the restored journal holds \(restoreRows) inputs, \(restoreTail) of them after its last snapshot)")
-print(
-  "(the first board holds \(workspaceFeatures) features and \(backfilledVersions) versions, backfilled from their trails)"
-)
-print("")
 for w in idleWatchers + idleSources {
-  let goal = w.percent <= 0.3 ? "  goal ≤ 0.3 % of a core: met" : "  goal ≤ 0.3 % of a core: MISSED"
-  print(
-    "\(w.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%7.3f %% of a core", w.percent))\(goal)"
-  )
+  report.add("Following idle sources, in process", w.name, w.percent, "% core", goal: 0.3)
 }
+report.add(
+  inProcess, "peak resident memory of the bench itself", Double(peakRSSKiB()) / mib, "MiB",
+  note: "pre-built inputs included")
+
+if let binary = argument("--wallboard") {
+  signal(SIGPIPE, SIG_IGN)
+  let p = WallboardProcess(binary: binary)
+  let dir = NSTemporaryDirectory() + "wallboard-bench-process-\(getpid())"
+  try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: dir) }
+  let group = "The wallboard process (best of 5 runs)"
+
+  let floor = p.best(["--version"])
+  report.add(group, "floor: wallboard --version, CPU", floor.cpu * 1000, "ms", note: "start and exit of the binary")
+  report.add(group, "floor: wallboard --version, peak memory", Double(floor.peakKiB) / mib, "MiB")
+
+  let snapshotArgs = [
+    "snapshot", "--source", "sim:seed=1", "--at", "2026-11-11T15:00:00Z", "--tz", "UTC", "--size", "1920x1080",
+    "--out", dir + "/snapshot.png", "--no-journal",
+  ]
+  let snap = p.best(snapshotArgs)
+  report.add(
+    group, "snapshot 1920x1080, start to PNG, wall time", snap.wall * 1000, "ms",
+    note: "the simulated team's 6 weeks, projected, drawn, encoded")
+  report.add(
+    group, "snapshot 1920x1080, start to PNG, CPU", snap.cpu * 1000, "ms", goal: 40,
+    note: "\(Report.number(snap.cpu / floor.cpu))× the floor")
+  report.add(
+    group, "snapshot 1920x1080, peak memory", Double(snap.peakKiB) / mib, "MiB", goal: 24,
+    note: "\(Report.number(Double(snap.peakKiB) / Double(floor.peakKiB)))× the floor; the frame alone is 7.9 MiB")
+
+  // Start with a journal of 100,000 inputs (300 features, then status changes), written by
+  // `inspect` reading a file, as a board would have.
+  var load = ""
+  let states = ["todo", "in-progress", "in-review", "done"]
+  let loadBase = try! Instant(rfc3339: "2026-11-02T00:00:00Z")
+  for n in 1...100_000 {
+    let t = loadBase.adding(seconds: Double(n)).rfc3339
+    if n <= 300 {
+      load +=
+        #"{"topic":"feature.created","time":"\#(t)","seq":\#(n),"source":"load","payload":{"id":"F-\#(n)","title":"Feature \#(n)","status":"todo","points":\#(n % 8 + 1)}}"#
+        + "\n"
+    } else {
+      load +=
+        #"{"topic":"feature.updated","time":"\#(t)","seq":\#(n),"source":"load","payload":{"id":"F-\#(n % 300 + 1)","status":"\#(states[n % 4])"}}"#
+        + "\n"
+    }
+  }
+  try! load.write(toFile: dir + "/load.jsonl", atomically: false, encoding: .utf8)
+  let journal = dir + "/journal.db"
+  _ = p.best(
+    ["inspect", "--source", "jsonl:" + dir + "/load.jsonl", "--journal", journal, "--tz", "UTC", "--wait", "120"],
+    runs: 1)
+  let inspectJournal = p.best(["inspect", "--journal", journal, "--tz", "UTC"])
+  report.add(group, "inspect --journal (100,000 inputs), start to JSON", inspectJournal.wall * 1000, "ms")
+  let snapshotJournal = p.best([
+    "snapshot", "--journal", journal, "--tz", "UTC", "--size", "1920x1080", "--out", dir + "/journal.png",
+  ])
+  report.add(
+    group, "snapshot --journal (100,000 inputs) 1920x1080, start to PNG", snapshotJournal.wall * 1000, "ms", goal: 300)
+
+  // Running boards at 1080p on a finished events file: idle after their first frames.
+  let idle = root + "/scripts/idle-board.jsonl"
+  let running = "A running 1920x1080 board, idle (20 s each)"
+  let boardArgs = ["run", "--source", "jsonl:" + idle, "--size", "1920x1080", "--tz", "UTC", "--no-journal"]
+  let displays: [(String, [String], Double)] = [
+    ("window (SDL, dummy video driver)", ["--display", "sdl"], 0.3),
+    ("framebuffer (a file standing in)", ["--display", "fb:" + dir + "/fb", "--fb-geometry", "1920x1080x32"], 0.3),
+    ("png: file", ["--display", "png:" + dir + "/board.png"], 1),
+  ]
+  for (name, display, goal) in displays {
+    let r = p.running(
+      boardArgs + display, seconds: 20, environment: ["SDL_VIDEODRIVER": "dummy"],
+      watching: display[1].hasPrefix("png:") ? dir + "/board.png" : nil)
+    report.add(running, "\(name): CPU", r.cpu, "% core", goal: goal)
+    let fileNote = name.hasPrefix("framebuffer") ? "; 7.9 MiB of it is the file standing in for the device" : ""
+    report.add(
+      running, "\(name): resident memory", Double(r.rssKiB) / mib, "MiB", goal: 32,
+      note: "\(Report.number(Double(r.anonKiB) / mib)) MiB of it the process's own (anonymous)\(fileNote)")
+    if let w = r.writesPerSecond { report.add(running, "\(name): files written", w, "/s", goal: 1) }
+  }
+
+  // A busy team: 500 status changes a second on standard input, drawn to a png: file.
+  let busyRun = p.running(
+    [
+      "run", "--source", "jsonl:-", "--size", "1920x1080", "--tz", "UTC", "--no-journal", "--display",
+      "png:" + dir + "/busy.png",
+    ],
+    seconds: 10,
+    feed: { fd, stopped in
+      var n = 0
+      var last = ContinuousClock.now
+      while !stopped() {
+        var chunk = ""
+        for _ in 0..<50 {
+          n += 1
+          let id = n <= 50 ? "B-\(n)" : "B-\(n % 50 + 1)"
+          let topic = n <= 50 ? "feature.created" : "feature.updated"
+          chunk +=
+            #"{"topic":"\#(topic)","seq":\#(n),"source":"busy","payload":{"id":"\#(id)","status":"\#(states[(n / 50) % 4])"}}"#
+            + "\n"
+        }
+        let bytes = Array(chunk.utf8)
+        if bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) < 0 { return }
+        last = last.advanced(by: .milliseconds(100))
+        let wait = last - ContinuousClock.now
+        if wait > .zero {
+          Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
+        }
+      }
+    }, watching: dir + "/busy.png")
+  let busy = "A running 1920x1080 board, 500 events a second on standard input (10 s)"
+  report.add(busy, "png: file: CPU", busyRun.cpu, "% core")
+  report.add(busy, "png: file: files written", busyRun.writesPerSecond ?? 0, "/s", goal: 1)
+  report.add(busy, "png: file: resident memory", Double(busyRun.rssKiB) / mib, "MiB", goal: 32)
+}
+
+print("Wallboard benchmarks (release)")
 print("")
-print("peak resident memory: \(peakRSSKiB() / 1024) MiB (including the pre-built inputs)")
+print(report.table(), terminator: "")
+if let json = argument("--json") {
+  var machine: [String: String] = ["cores": String(ProcessInfo.processInfo.activeProcessorCount)]
+  if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+    let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+  {
+    machine["cpu"] = model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+  }
+  machine["date"] = Instant(seconds: Int64(Date().timeIntervalSince1970)).rfc3339
+  try! report.writeJSON(to: json, machine: machine)
+  print("(written to \(json))")
+}
 if sink == 42 { print("") }

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The `wallboard` binary measured as a whole process: what a user waits for and what the
+/// machine pays — CPU from `wait4`'s rusage or `/proc/PID/stat`, memory from `ru_maxrss` or
+/// `/proc/PID/status`.
+struct WallboardProcess {
+  let binary: String
+
+  /// What a finished process used.
+  struct Finished {
+    var status: Int32
+    var wall: Double
+    /// User + system CPU seconds.
+    var cpu: Double
+    /// Peak resident memory, KiB.
+    var peakKiB: Int
+  }
+
+  /// Starts `binary arguments` (`environment` added), standard input from `stdin` (a file
+  /// descriptor) or /dev/null, output to /dev/null.
+  func spawn(_ arguments: [String], environment: [String: String] = [:], stdin: Int32? = nil) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stdin {
+      posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for p in argv + envp { free(p) } }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
+    precondition(rc == 0, "cannot start \(binary): \(String(cString: strerror(rc)))")
+    return pid
+  }
+
+  /// Waits for `pid` and says what it used.
+  func wait(_ pid: pid_t, started: ContinuousClock.Instant) -> Finished {
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let d = ContinuousClock.now - started
+    let cpu = [usage.ru_utime, usage.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+    return Finished(
+      status: status, wall: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18, cpu: cpu,
+      peakKiB: Int(usage.ru_maxrss))
+  }
+
+  /// Runs `arguments` `runs` times; the least of each measure (the least disturbed run).
+  func best(_ arguments: [String], runs: Int = 5, environment: [String: String] = [:]) -> Finished {
+    var best = Finished(status: 0, wall: .infinity, cpu: .infinity, peakKiB: .max)
+    for _ in 0..<runs {
+      let start = ContinuousClock.now
+      let f = wait(spawn(arguments, environment: environment), started: start)
+      precondition(f.status == 0, "wallboard \(arguments.joined(separator: " ")) exited with status \(f.status)")
+      best = Finished(
+        status: 0, wall: min(best.wall, f.wall), cpu: min(best.cpu, f.cpu), peakKiB: min(best.peakKiB, f.peakKiB))
+    }
+    return best
+  }
+
+  /// CPU ticks (user + system) of a running process.
+  static func ticks(_ pid: pid_t) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return 0 }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)  // utime, stime: fields 14 and 15
+  }
+
+  /// `VmRSS`, `RssAnon` and `VmHWM` of a running process, KiB.
+  static func memory(_ pid: pid_t) -> (rss: Int, anon: Int, peak: Int) {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0, 0) }
+    var v: [String: Int] = [:]
+    for line in text.split(separator: "\n") {
+      let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+      if parts.count >= 2 { v[String(parts[0].dropLast())] = Int(parts[1]) }
+    }
+    return (v["VmRSS"] ?? 0, v["RssAnon"] ?? 0, v["VmHWM"] ?? 0)
+  }
+
+  /// What a running board used over `seconds` after `settle` seconds.
+  struct Running {
+    /// Share of one core, percent.
+    var cpu: Double
+    var rssKiB: Int
+    var anonKiB: Int
+    /// Times the file `watching` was replaced per second (a `png:` display's writes), when given.
+    var writesPerSecond: Double?
+  }
+
+  /// Runs `run arguments` for `settle + seconds`, then stops it with SIGTERM. `feed`, when given,
+  /// writes to the board's standard input from a thread until the end. `watching`: a file whose
+  /// replacements (a new inode) are counted, looked at every 10 ms.
+  func running(
+    _ arguments: [String], settle: Double = 3, seconds: Double, environment: [String: String] = [:],
+    feed: (@Sendable (Int32, @Sendable () -> Bool) -> Void)? = nil, watching: String? = nil
+  ) -> Running {
+    var fds: [Int32] = [-1, -1]
+    if feed != nil { precondition(pipe(&fds) == 0, "pipe") }
+    let pid = spawn(arguments, environment: environment, stdin: feed != nil ? fds[0] : nil)
+    final class Flag: @unchecked Sendable {
+      let lock = NSLock()
+      var stop = false
+    }
+    let flag = Flag()
+    var feeder: Thread?
+    if let feed {
+      close(fds[0])
+      let fd = fds[1]
+      let t = Thread { feed(fd) { flag.lock.withLock { flag.stop } } }
+      t.start()
+      feeder = t
+    }
+    Thread.sleep(forTimeInterval: settle)
+    let t0 = Self.ticks(pid)
+    let start = ContinuousClock.now
+    var writes = 0
+    var inode: UInt64 = 0
+    func inodeNow() -> UInt64 {
+      var st = stat()
+      return watching.map { stat($0, &st) == 0 ? UInt64(st.st_ino) : 0 } ?? 0
+    }
+    inode = inodeNow()
+    while ContinuousClock.now - start < .milliseconds(Int(seconds * 1000)) {
+      if watching != nil {
+        Thread.sleep(forTimeInterval: 0.01)
+        let now = inodeNow()
+        if now != inode && now != 0 {
+          writes += 1
+          inode = now
+        }
+      } else {
+        Thread.sleep(forTimeInterval: 0.25)
+      }
+    }
+    let t1 = Self.ticks(pid)
+    let d = ContinuousClock.now - start
+    let wall = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    let m = Self.memory(pid)
+    flag.lock.withLock { flag.stop = true }
+    kill(pid, SIGTERM)
+    let finished = wait(pid, started: start)
+    precondition(
+      finished.status & 0x7f == 0 && (finished.status >> 8) & 0xff == 0,
+      "wallboard \(arguments.joined(separator: " ")) did not stop cleanly on SIGTERM (status \(finished.status))")
+    while feeder?.isFinished == false { Thread.sleep(forTimeInterval: 0.01) }
+    if feed != nil { close(fds[1]) }
+    let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+    return Running(
+      cpu: Double(t1 - t0) / hz / wall * 100, rssKiB: m.rss, anonKiB: m.anon,
+      writesPerSecond: watching.map { _ in Double(writes) / wall })
+  }
+}
