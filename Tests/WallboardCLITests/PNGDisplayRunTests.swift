@@ -1,0 +1,56 @@
+import Foundation
+import PNG
+import TestSupport
+import Testing
+
+/// `--display png:PATH` on a busy board: a whole file at most once a second, each one whole.
+@Suite("A png: display on a busy board", .serialized)
+struct PNGDisplayRunTests {
+  @Test func aBusyBoardWritesAtMostOneFileASecond() throws {
+    let dir = try TempDir("wallboard-png-display")
+    let out = dir.url.appendingPathComponent("board.png").path
+    let p = Process()
+    p.executableURL = Paths.binary
+    p.arguments = [
+      "run", "--source", "jsonl:-", "--display", "png:\(out)", "--size", "640x360", "--tz", "UTC", "--no-journal",
+    ]
+    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    let input = Pipe()
+    p.standardInput = input
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    defer { if p.isRunning { p.terminate() } }
+    // 200 status changes a second for 4 s, each one a change the board draws; the file's inode
+    // changes with every write (a new file renamed over the old one), looked at every 5 ms.
+    let writer = Thread {
+      for n in 0..<800 {
+        let line =
+          #"{"topic":"feature.\#(n < 20 ? "created" : "updated")","seq":\#(n + 1),"payload":{"id":"F\#(n % 20)","status":"\#(["todo", "in-progress", "done"][n / 20 % 3])"}}"#
+          + "\n"
+        input.fileHandleForWriting.write(Data(line.utf8))
+        Thread.sleep(forTimeInterval: 0.005)
+      }
+    }
+    writer.start()
+    var writes = 0
+    var inode: UInt64 = 0
+    let start = Date()
+    while Date().timeIntervalSince(start) < 4 {
+      Thread.sleep(forTimeInterval: 0.005)
+      var st = stat()
+      if stat(out, &st) == 0 && UInt64(st.st_ino) != inode {
+        inode = UInt64(st.st_ino)
+        writes += 1
+      }
+    }
+    let seconds = Date().timeIntervalSince(start)
+    #expect(writes >= 1, "the board was written")
+    // At most one write a second, and one more for the second the count began in.
+    #expect(writes <= Int(seconds) + 1, "\(writes) files in \(seconds) s")
+    let board = try PNG.read(path: out)
+    #expect(board.width == 640 && board.height == 360)
+    p.terminate()
+    p.waitUntilExit()
+    #expect(p.terminationReason == .exit && p.terminationStatus == 0)
+  }
+}
