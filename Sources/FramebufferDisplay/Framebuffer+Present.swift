@@ -5,34 +5,43 @@ extension Framebuffer {
   /// Shows `canvas`, of which only the rows touched by `dirty` changed since the previous frame.
   ///
   /// The overlap of the canvas and the screen is copied (from the top-left corner); the rest of
-  /// either is left alone. The first frame, and the first after the canvas changes size, is
-  /// copied whole whatever `dirty` says.
+  /// either is left alone. The first frame, and the first after the canvas changes size or
+  /// `offset`, is copied whole whatever `dirty` says.
+  ///
+  /// `offset` moves the canvas on the screen (burn-in protection) as `Canvas.shifted(dx:dy:fill:)`
+  /// would, without a moved copy of it: each screen row is converted from the canvas row it shows,
+  /// and the edge the move uncovers gets `fill`.
   ///
   /// Double-buffered, the frame goes into the hidden page, which last held the frame before the
   /// previous one: it gets the rows changed in either of the last two frames. Then, after
   /// `FBIO_WAITFORVSYNC` (skipped for good once it fails with `ENOTTY` or `EINVAL`), an
   /// `FBIOPAN_DISPLAY` shows it. Should the pan fail, the display falls back to single
   /// buffering for good and copies the frame into the visible page instead.
-  public func present(_ canvas: Canvas, dirty: [IRect]) {
+  public func present(
+    _ canvas: Canvas, dirty: [IRect], offset: (dx: Int, dy: Int) = (0, 0), fill: RGBA = RGBA(r: 0, g: 0, b: 0)
+  ) {
     let w = min(canvas.width, width)
     let h = min(canvas.height, height)
-    if previousCanvasSize.map({ $0 != (canvas.width, canvas.height) }) ?? true {
+    if previousCanvasSize.map({ $0 != (canvas.width, canvas.height) }) ?? true || previousOffset != offset {
       pageReady = [false, false]
       previousRows = [Bool](repeating: true, count: h)
     }
     previousCanvasSize = (canvas.width, canvas.height)
+    previousOffset = offset
     var rows = [Bool](repeating: false, count: h)
     let overlap = IRect(x: 0, y: 0, width: w, height: h)
     for rect in dirty {
-      let r = rect.intersection(overlap)
+      let r = IRect(x: rect.x + offset.dx, y: rect.y + offset.dy, width: rect.width, height: rect.height)
+        .intersection(overlap)
       if !r.isEmpty { for y in r.y..<r.maxY { rows[y] = true } }
     }
     defer { previousRows = rows }
+    let edge = [UInt32](repeating: Canvas.pack(fill), count: w)
     if isDoubleBuffered, var info = varInfo {
       let back = 1 - visiblePage
       var copy = rows
       for y in 0..<h where !pageReady[back] || previousRows[y] { copy[y] = true }
-      write(canvas, rows: copy, width: w, page: back)
+      write(canvas, rows: copy, width: w, page: back, offset: offset, edge: edge)
       pageReady[back] = true
       waitForVSyncIfOffered()
       info.yoffset = back * height
@@ -47,7 +56,7 @@ extension Framebuffer {
       }
     }
     if !pageReady[0] { rows = [Bool](repeating: true, count: h) }
-    write(canvas, rows: rows, width: w, page: visiblePage)
+    write(canvas, rows: rows, width: w, page: visiblePage, offset: offset, edge: edge)
     pageReady[0] = true
   }
 
@@ -61,17 +70,38 @@ extension Framebuffer {
     }
   }
 
-  /// Converts the marked rows of the canvas's first `w` columns into `page`.
-  private func write(_ canvas: Canvas, rows: [Bool], width w: Int, page: Int) {
+  /// Converts the marked screen rows of the first `w` columns into `page`: screen pixel (x, y)
+  /// is the canvas's (x − dx, y − dy), or `edge`'s colour where that is off the canvas.
+  private func write(
+    _ canvas: Canvas, rows: [Bool], width w: Int, page: Int, offset: (dx: Int, dy: Int), edge: [UInt32]
+  ) {
     guard w > 0 else { return }
     let pageOffset = baseOffset + page * height * lineLength
-    let bytes = w * format.bytesPerPixel
-    precondition(pageOffset + (rows.count - 1) * lineLength + bytes <= mappedLength, "a row past the mapping")
+    let bpp = format.bytesPerPixel
+    precondition(pageOffset + (rows.count - 1) * lineLength + w * bpp <= mappedLength, "a row past the mapping")
+    let (dx, dy) = offset
+    // The screen columns that show canvas pixels; the rest of a row is edge.
+    let x0 = min(w, max(0, dx))
+    let x1 = max(x0, min(w, canvas.width + dx))
     canvas.pixels.withUnsafeBufferPointer { pixels in
-      for y in rows.indices where rows[y] {
-        let start = y * canvas.stride
-        let destination = UnsafeMutableRawBufferPointer(start: memory + pageOffset + y * lineLength, count: bytes)
-        format.convert(row: UnsafeBufferPointer(rebasing: pixels[start..<start + w]), into: destination)
+      edge.withUnsafeBufferPointer { edge in
+        for y in rows.indices where rows[y] {
+          let line = memory + pageOffset + y * lineLength
+          func put(_ from: UnsafeBufferPointer<UInt32>, at x: Int) {
+            guard !from.isEmpty else { return }
+            format.convert(
+              row: from, into: UnsafeMutableRawBufferPointer(start: line + x * bpp, count: from.count * bpp))
+          }
+          let sy = y - dy
+          guard sy >= 0 && sy < canvas.height else {
+            put(UnsafeBufferPointer(rebasing: edge[0..<w]), at: 0)
+            continue
+          }
+          put(UnsafeBufferPointer(rebasing: edge[0..<x0]), at: 0)
+          let start = sy * canvas.stride + x0 - dx
+          put(UnsafeBufferPointer(rebasing: pixels[start..<start + (x1 - x0)]), at: x0)
+          put(UnsafeBufferPointer(rebasing: edge[x1..<w]), at: x1)
+        }
       }
     }
   }

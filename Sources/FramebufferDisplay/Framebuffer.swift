@@ -41,6 +41,8 @@ public final class Framebuffer {
   var previousRows: [Bool] = []
   /// The size of the previous canvas.
   var previousCanvasSize: (width: Int, height: Int)?
+  /// Where the previous canvas was moved to.
+  var previousOffset: (dx: Int, dy: Int) = (0, 0)
   /// Whether to try `FBIO_WAITFORVSYNC`; off after it fails with `ENOTTY` or `EINVAL`.
   public internal(set) var waitsForVSync: Bool
 

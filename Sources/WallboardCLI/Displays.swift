@@ -139,8 +139,19 @@ final class Displays {
     }
   }
 
-  /// Shows a frame; `dirty` are the rectangles that changed (nil: everything).
-  func show(_ canvas: Canvas, dirty: [IRect]?) throws(CLIError) {
+  /// Whether `show` can move the frame itself (`offset`): the framebuffer converts each row from
+  /// where it is, so a moved board needs no moved copy of itself.
+  var movesFrames: Bool {
+    if case .fb = kind { return true }
+    return false
+  }
+
+  /// Shows a frame; `dirty` are the rectangles that changed (nil: everything). `offset` moves it
+  /// (the uncovered edge in `background`), on a display that `movesFrames` only.
+  func show(
+    _ canvas: Canvas, dirty: [IRect]?, offset: (dx: Int, dy: Int) = (0, 0), background: RGBA = RGBA(r: 0, g: 0, b: 0)
+  ) throws(CLIError) {
+    precondition(offset == (0, 0) || movesFrames, "this display does not move frames")
     switch kind {
     case .sdl(let w):
       do {
@@ -149,7 +160,7 @@ final class Displays {
         throw .runtime("cannot present the frame: \(error)")
       }
     case .fb(let fb, _):
-      fb.present(canvas, dirty: dirty ?? [canvas.bounds])
+      fb.present(canvas, dirty: dirty ?? [canvas.bounds], offset: offset, fill: background)
     case .term(let t):
       do { try t.present(canvas) } catch { throw .runtime("cannot write to the terminal: \(error)") }
     case .png(let path):

@@ -98,8 +98,9 @@ struct LiveRun {
     var lastFrame = Date.distantPast
     var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State, background: RGBA)?
     var lastPanel: IRect?
-    /// What the screen shows when it is not the board itself (turned, moved, dimmed): kept, so
-    /// that a frame where little changed redoes only that.
+    /// What the screen shows when it is not the board itself (turned, dimmed, or moved on a
+    /// display that cannot move frames): kept, so that a frame where little changed redoes only
+    /// that.
     var screenFrame: Canvas?
 
     while stop.requested() == nil {
@@ -183,9 +184,10 @@ struct LiveRun {
             $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState || $0.background != scene.theme.bg
           } ?? true
         if !dirty.isEmpty || changedLook {
-          if options.rotate == 0 && offset == (0, 0) && nightState == .day && !changedLook {
+          if options.rotate == 0 && nightState == .day && (offset == (0, 0) || display.movesFrames) {
+            // The board itself, moved by the display where it must be (the framebuffer).
             screenFrame = nil
-            try display.show(board, dirty: dirty)
+            try display.show(board, dirty: changedLook ? nil : dirty, offset: offset, background: scene.theme.bg)
           } else if !changedLook, var out = screenFrame, out.width == display.size.width,
             out.height == display.size.height
           {
