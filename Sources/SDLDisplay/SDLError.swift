@@ -27,7 +27,7 @@ public struct SDLError: Error, CustomStringConvertible, Equatable {
 
   /// An error for `call` carrying the text of `SDL_GetError()` at this moment.
   static func last(_ call: String) -> SDLError {
-    SDLError(call: call, message: SDL_GetError().map { String(cString: $0) } ?? "")
+    SDLError(call: call, message: sdl.SDL_GetError!().map { String(cString: $0) } ?? "")
   }
 
   public var description: String {

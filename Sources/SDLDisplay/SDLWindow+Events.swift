@@ -8,7 +8,7 @@ extension SDLWindow {
   public func pollEvents() -> [InputEvent] {
     var events: [InputEvent] = []
     var event = SDL_Event()
-    while SDL_PollEvent(&event) == 1 { append(event, to: &events) }
+    while sdl.SDL_PollEvent!(&event) == 1 { append(event, to: &events) }
     return events
   }
 
@@ -20,7 +20,7 @@ extension SDLWindow {
   public func waitEvent(timeout: Double) -> [InputEvent] {
     let milliseconds = Int32(min(max(timeout, 0) * 1000, Double(Int32.max)).rounded(.up))
     var event = SDL_Event()
-    guard SDL_WaitEventTimeout(&event, milliseconds) == 1 else { return [] }
+    guard sdl.SDL_WaitEventTimeout!(&event, milliseconds) == 1 else { return [] }
     var events: [InputEvent] = []
     append(event, to: &events)
     return events + pollEvents()
@@ -34,7 +34,7 @@ extension SDLWindow {
     case SDL_KEYDOWN.rawValue where event.key.repeat == 0:
       let shift = UInt32(event.key.keysym.mod) & KMOD_SHIFT.rawValue != 0
       events.append(.key(SDLWindow.key(event.key.keysym.sym), shift: shift))
-    case SDL_WINDOWEVENT.rawValue where event.window.windowID == SDL_GetWindowID(window):
+    case SDL_WINDOWEVENT.rawValue where event.window.windowID == sdl.SDL_GetWindowID!(window):
       switch UInt32(event.window.event) {
       case SDL_WINDOWEVENT_SIZE_CHANGED.rawValue, SDL_WINDOWEVENT_RESIZED.rawValue:
         // The event's data is in screen coordinates; frames are drawn in pixels.
@@ -83,22 +83,22 @@ extension SDLWindow {
       event.type = SDL_QUIT.rawValue
     case .key(let key, let shift):
       event.type = SDL_KEYDOWN.rawValue
-      event.key.windowID = SDL_GetWindowID(window)
+      event.key.windowID = sdl.SDL_GetWindowID!(window)
       event.key.state = UInt8(SDL_PRESSED)
       event.key.keysym.sym =
         SDLWindow.keycodes.first { $0.key == key }?.code ?? SDL_Keycode(bitPattern: SDLK_a.rawValue)
       event.key.keysym.mod = shift ? UInt16(KMOD_LSHIFT.rawValue) : 0
     case .resized(let width, let height):
       event.type = SDL_WINDOWEVENT.rawValue
-      event.window.windowID = SDL_GetWindowID(window)
+      event.window.windowID = sdl.SDL_GetWindowID!(window)
       event.window.event = UInt8(SDL_WINDOWEVENT_RESIZED.rawValue)
       event.window.data1 = Int32(width)
       event.window.data2 = Int32(height)
     case .exposed:
       event.type = SDL_WINDOWEVENT.rawValue
-      event.window.windowID = SDL_GetWindowID(window)
+      event.window.windowID = sdl.SDL_GetWindowID!(window)
       event.window.event = UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue)
     }
-    guard SDL_PushEvent(&event) == 1 else { throw SDLError.last("SDL_PushEvent") }
+    guard sdl.SDL_PushEvent!(&event) == 1 else { throw SDLError.last("SDL_PushEvent") }
   }
 }

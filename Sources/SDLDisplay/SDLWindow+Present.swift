@@ -37,10 +37,10 @@ extension SDLWindow {
     guard !areas.isEmpty else { return }
 
     // Parts of the window the canvas does not reach: black. SDL_FillRect knows every format.
-    let black = SDL_MapRGB(surface.pointee.format, 0, 0, 0)
+    let black = sdl.SDL_MapRGB!(surface.pointee.format, 0, 0, 0)
     for area in areas {
       for var gap in SDLWindow.outside(canvas.bounds, within: area) {
-        guard SDL_FillRect(surface, &gap, black) == 0 else { throw SDLError.last("SDL_FillRect") }
+        guard sdl.SDL_FillRect!(surface, &gap, black) == 0 else { throw SDLError.last("SDL_FillRect") }
       }
     }
 
@@ -60,7 +60,7 @@ extension SDLWindow {
               (to + row * pitch).copyMemory(from: from + row * sourcePitch, byteCount: copy.width * 4)
             }
           } else {
-            let status = SDL_ConvertPixels(
+            let status = sdl.SDL_ConvertPixels!(
               Int32(copy.width), Int32(copy.height), SDL_PIXELFORMAT_ARGB8888.rawValue, from,
               Int32(sourcePitch), format.format, to, Int32(pitch))
             if status != 0 { return SDLError.last("SDL_ConvertPixels") }
@@ -72,10 +72,10 @@ extension SDLWindow {
     }
 
     if rects == nil {
-      guard SDL_UpdateWindowSurface(window) == 0 else { throw SDLError.last("SDL_UpdateWindowSurface") }
+      guard sdl.SDL_UpdateWindowSurface!(window) == 0 else { throw SDLError.last("SDL_UpdateWindowSurface") }
     } else {
       var sdlRects = areas.map { SDL_Rect(x: Int32($0.x), y: Int32($0.y), w: Int32($0.width), h: Int32($0.height)) }
-      guard SDL_UpdateWindowSurfaceRects(window, &sdlRects, Int32(sdlRects.count)) == 0 else {
+      guard sdl.SDL_UpdateWindowSurfaceRects!(window, &sdlRects, Int32(sdlRects.count)) == 0 else {
         throw SDLError.last("SDL_UpdateWindowSurfaceRects")
       }
     }
@@ -93,7 +93,7 @@ extension SDLWindow {
     var canvas = Canvas(width: width, height: height)
     try withLockedPixels(surface) { (pixels: UnsafeMutableRawPointer, pitch: Int) throws(SDLError) in
       let status = canvas.pixels.withUnsafeMutableBytes { target in
-        SDL_ConvertPixels(
+        sdl.SDL_ConvertPixels!(
           Int32(width), Int32(height), surface.pointee.format.pointee.format, pixels, Int32(pitch),
           SDL_PIXELFORMAT_ARGB8888.rawValue, target.baseAddress!, Int32(width * 4))
       }
@@ -108,7 +108,7 @@ extension SDLWindow {
   ///
   /// Fetched on every use: SDL replaces it after the window is resized.
   private func windowSurface() throws(SDLError) -> UnsafeMutablePointer<SDL_Surface> {
-    guard let surface = SDL_GetWindowSurface(window) else { throw SDLError.last("SDL_GetWindowSurface") }
+    guard let surface = sdl.SDL_GetWindowSurface!(window) else { throw SDLError.last("SDL_GetWindowSurface") }
     return surface
   }
 
@@ -120,9 +120,9 @@ extension SDLWindow {
   ) throws(SDLError) {
     let mustLock = wb_SDL_MustLock(surface) != 0
     if mustLock {
-      guard SDL_LockSurface(surface) == 0 else { throw SDLError.last("SDL_LockSurface") }
+      guard sdl.SDL_LockSurface!(surface) == 0 else { throw SDLError.last("SDL_LockSurface") }
     }
-    defer { if mustLock { SDL_UnlockSurface(surface) } }
+    defer { if mustLock { sdl.SDL_UnlockSurface!(surface) } }
     guard let pixels = surface.pointee.pixels else {
       throw SDLError(call: "SDL_GetWindowSurface", message: "the window surface has no pixels")
     }

@@ -47,25 +47,27 @@ public final class SDLWindow {
         size.width > 0 && size.height > 0 && size.width <= 16384 && size.height <= 16384,
         "window size \(size.width)x\(size.height) is out of range")
     }
+    // SDL2 is opened now, not at start: a board on another display never loads it.
+    _ = try SDLLibrary.load()
     // The board is drawn in software: copy it to X11 with MIT-SHM rather than through an OpenGL
     // renderer, which SDL makes by destroying and recreating the window (at its windowed size).
     // The environment variable, when set, still decides.
-    _ = SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+    _ = sdl.SDL_SetHint!(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
     // SIGINT and SIGTERM are the executable's (a flag its run loop reads, then a normal return
     // that flushes and closes everything); SDL would otherwise take them for SDL_QUIT.
-    _ = SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
-    guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
+    _ = sdl.SDL_SetHint!(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+    guard sdl.SDL_InitSubSystem!(SDL_INIT_VIDEO) == 0 else {
       let error = SDLError.last("SDL_InitSubSystem(SDL_INIT_VIDEO)")
       SDLWindow.quitIfUnused()
       throw error
     }
-    let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+    let driver = sdl.SDL_GetCurrentVideoDriver!().map { String(cString: $0) } ?? ""
     if SDLWindow.invisibleDrivers.contains(driver) && !SDLWindow.requestedDrivers.contains(driver) {
       SDLWindow.releaseVideo()
       throw SDLError.noDisplayServer(driver: driver)
     }
     var bounds = SDL_Rect()
-    guard SDL_GetDisplayBounds(0, &bounds) == 0 else {
+    guard sdl.SDL_GetDisplayBounds!(0, &bounds) == 0 else {
       let error = SDLError.last("SDL_GetDisplayBounds")
       SDLWindow.releaseVideo()
       throw error
@@ -81,31 +83,31 @@ public final class SDLWindow {
       frame = (bounds.x, bounds.y, bounds.w, bounds.h)
       flags |= wb_SDL_WindowFullscreenDesktop()
     }
-    guard let created = SDL_CreateWindow(title, frame.x, frame.y, frame.width, frame.height, flags) else {
+    guard let created = sdl.SDL_CreateWindow!(title, frame.x, frame.y, frame.width, frame.height, flags) else {
       let error = SDLError.last("SDL_CreateWindow")
       SDLWindow.releaseVideo()
       throw error
     }
     window = created
     hidCursor = hideCursor
-    if hideCursor { _ = SDL_ShowCursor(SDL_DISABLE) }
+    if hideCursor { _ = sdl.SDL_ShowCursor!(SDL_DISABLE) }
   }
 
   deinit {
-    if hidCursor { _ = SDL_ShowCursor(SDL_ENABLE) }
-    SDL_DestroyWindow(window)
+    if hidCursor { _ = sdl.SDL_ShowCursor!(SDL_ENABLE) }
+    sdl.SDL_DestroyWindow!(window)
     SDLWindow.releaseVideo()
   }
 
   /// Releases this window's hold on the video subsystem, then quits SDL if nothing uses it.
   private static func releaseVideo() {
-    SDL_QuitSubSystem(SDL_INIT_VIDEO)
+    sdl.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
     quitIfUnused()
   }
 
   /// `SDL_Quit` when no SDL subsystem is initialised any more (frees SDL's remaining state).
   private static func quitIfUnused() {
-    if SDL_WasInit(0) == 0 { SDL_Quit() }
+    if sdl.SDL_WasInit!(0) == 0 { sdl.SDL_Quit!() }
   }
 
   /// SDL's video drivers that show nothing on any screen.
@@ -113,7 +115,7 @@ public final class SDLWindow {
 
   /// The drivers `SDL_VIDEODRIVER` names (the hint or the environment variable), lowercased.
   static var requestedDrivers: Set<String> {
-    let list = SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) } ?? ""
+    let list = sdl.SDL_GetHint!(SDL_HINT_VIDEODRIVER).map { String(cString: $0) } ?? ""
     return Set(list.split(separator: ",").map { $0.filter { $0 != " " }.lowercased() })
   }
 
@@ -121,13 +123,13 @@ public final class SDLWindow {
   public var pixelSize: (width: Int, height: Int) {
     var w: Int32 = 0
     var h: Int32 = 0
-    SDL_GetWindowSizeInPixels(window, &w, &h)
+    sdl.SDL_GetWindowSizeInPixels!(window, &w, &h)
     return (Int(w), Int(h))
   }
 
   /// Whether the window covers its display (`SDL_GetWindowFlags` has a fullscreen flag).
   public var isFullscreen: Bool {
-    SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN.rawValue != 0
+    sdl.SDL_GetWindowFlags!(window) & SDL_WINDOW_FULLSCREEN.rawValue != 0
   }
 
   /// Switches between fullscreen-desktop and a window (`SDL_SetWindowFullscreen`), with or
@@ -140,24 +142,24 @@ public final class SDLWindow {
   public func setFullscreen(_ on: Bool) throws(SDLError) {
     guard on != isFullscreen else { return }
     var bounds = SDL_Rect()
-    guard SDL_GetDisplayBounds(max(0, SDL_GetWindowDisplayIndex(window)), &bounds) == 0 else {
+    guard sdl.SDL_GetDisplayBounds!(max(0, sdl.SDL_GetWindowDisplayIndex!(window)), &bounds) == 0 else {
       throw SDLError.last("SDL_GetDisplayBounds")
     }
     if on {
       var w: Int32 = 0
       var h: Int32 = 0
-      SDL_GetWindowSize(window, &w, &h)
+      sdl.SDL_GetWindowSize!(window, &w, &h)
       windowedSize = (Int(w), Int(h))
-      SDL_SetWindowPosition(window, bounds.x, bounds.y)
-      SDL_SetWindowSize(window, bounds.w, bounds.h)
-      guard SDL_SetWindowFullscreen(window, wb_SDL_WindowFullscreenDesktop()) == 0 else {
+      sdl.SDL_SetWindowPosition!(window, bounds.x, bounds.y)
+      sdl.SDL_SetWindowSize!(window, bounds.w, bounds.h)
+      guard sdl.SDL_SetWindowFullscreen!(window, wb_SDL_WindowFullscreenDesktop()) == 0 else {
         throw SDLError.last("SDL_SetWindowFullscreen")
       }
     } else {
-      guard SDL_SetWindowFullscreen(window, 0) == 0 else { throw SDLError.last("SDL_SetWindowFullscreen") }
+      guard sdl.SDL_SetWindowFullscreen!(window, 0) == 0 else { throw SDLError.last("SDL_SetWindowFullscreen") }
       let (w, h) = (Int32(windowedSize.width), Int32(windowedSize.height))
-      SDL_SetWindowSize(window, w, h)
-      SDL_SetWindowPosition(window, bounds.x + (bounds.w - w) / 2, bounds.y + (bounds.h - h) / 2)
+      sdl.SDL_SetWindowSize!(window, w, h)
+      sdl.SDL_SetWindowPosition!(window, bounds.x + (bounds.w - w) / 2, bounds.y + (bounds.h - h) / 2)
     }
   }
 
@@ -183,13 +185,13 @@ extension SDLWindow {
   /// The window surface's pixel format (`SDL_GetPixelFormatName`), e.g. `SDL_PIXELFORMAT_RGB888`.
   public var _surfaceFormatName: String {
     get throws(SDLError) {
-      guard let surface = SDL_GetWindowSurface(window) else { throw SDLError.last("SDL_GetWindowSurface") }
-      return String(cString: SDL_GetPixelFormatName(surface.pointee.format.pointee.format))
+      guard let surface = sdl.SDL_GetWindowSurface!(window) else { throw SDLError.last("SDL_GetWindowSurface") }
+      return sdl.SDL_GetPixelFormatName!(surface.pointee.format.pointee.format).map { String(cString: $0) } ?? "unknown"
     }
   }
 
   /// Resizes the window (`SDL_SetWindowSize`) as a user dragging its border would.
   public func _setSize(width: Int, height: Int) {
-    SDL_SetWindowSize(window, Int32(width), Int32(height))
+    sdl.SDL_SetWindowSize!(window, Int32(width), Int32(height))
   }
 }
