@@ -40,8 +40,17 @@ struct WallboardProcess {
     return pid
   }
 
-  /// Waits for `pid` and says what it used.
+  /// Waits for `pid` and says what it used. The peak memory is the process's own `VmHWM`, read
+  /// every half millisecond until it exits: `wait4`'s `ru_maxrss` would not do, since Linux counts
+  /// in it the memory of the process that spawned the child (this bench's) from before `exec`.
   func wait(_ pid: pid_t, started: ContinuousClock.Instant) -> Finished {
+    var peak = 0
+    while true {
+      let m = Self.memory(pid)
+      if m.peak == 0 { break }  // exited (a zombie has no memory to show)
+      peak = max(peak, m.peak)
+      usleep(500)
+    }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -49,7 +58,7 @@ struct WallboardProcess {
     let cpu = [usage.ru_utime, usage.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
     return Finished(
       status: status, wall: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18, cpu: cpu,
-      peakKiB: Int(usage.ru_maxrss))
+      peakKiB: peak)
   }
 
   /// Runs `arguments` `runs` times; the least of each measure (the least disturbed run).
@@ -79,10 +88,25 @@ struct WallboardProcess {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0, 0) }
     var v: [String: Int] = [:]
     for line in text.split(separator: "\n") {
-      let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+      let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
       if parts.count >= 2 { v[String(parts[0].dropLast())] = Int(parts[1]) }
     }
     return (v["VmRSS"] ?? 0, v["RssAnon"] ?? 0, v["VmHWM"] ?? 0)
+  }
+
+  /// The resident KiB of the process's mappings of `path` (`/proc/PID/smaps`).
+  static func mapped(_ pid: pid_t, path: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else { return 0 }
+    var inside = false
+    var kib = 0
+    for line in text.split(separator: "\n") {
+      if let first = line.first, first.isHexDigit, line.contains("-") && !line.hasPrefix("Rss") {
+        inside = line.hasSuffix(" " + path)
+      } else if inside && line.hasPrefix("Rss:") {
+        kib += Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) ?? 0
+      }
+    }
+    return kib
   }
 
   /// What a running board used over `seconds` after `settle` seconds.
@@ -93,6 +117,8 @@ struct WallboardProcess {
     var anonKiB: Int
     /// Times the file `watching` was replaced per second (a `png:` display's writes), when given.
     var writesPerSecond: Double?
+    /// Resident KiB of the mapping of `standIn` (a file standing in for a device), when given.
+    var standInKiB = 0
   }
 
   /// Runs `run arguments` for `settle + seconds`, then stops it with SIGTERM. `feed`, when given,
@@ -100,7 +126,8 @@ struct WallboardProcess {
   /// replacements (a new inode) are counted, looked at every 10 ms.
   func running(
     _ arguments: [String], settle: Double = 3, seconds: Double, environment: [String: String] = [:],
-    feed: (@Sendable (Int32, @Sendable () -> Bool) -> Void)? = nil, watching: String? = nil
+    feed: (@Sendable (Int32, @Sendable () -> Bool) -> Void)? = nil, watching: String? = nil,
+    standIn: String? = nil
   ) -> Running {
     var fds: [Int32] = [-1, -1]
     if feed != nil { precondition(pipe(&fds) == 0, "pipe") }
@@ -144,6 +171,7 @@ struct WallboardProcess {
     let d = ContinuousClock.now - start
     let wall = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     let m = Self.memory(pid)
+    let standInKiB = standIn.map { Self.mapped(pid, path: $0) } ?? 0
     flag.lock.withLock { flag.stop = true }
     kill(pid, SIGTERM)
     let finished = wait(pid, started: start)
@@ -155,6 +183,6 @@ struct WallboardProcess {
     let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
     return Running(
       cpu: Double(t1 - t0) / hz / wall * 100, rssKiB: m.rss, anonKiB: m.anon,
-      writesPerSecond: watching.map { _ in Double(writes) / wall })
+      writesPerSecond: watching.map { _ in Double(writes) / wall }, standInKiB: standInKiB)
   }
 }
