@@ -9,11 +9,13 @@
 #      keeps at most 512 versions of a feature; every feature has them by the third day, so the
 #      state is at its full size within the warm-up and what grows after it is a leak.
 # Resident memory is sampled every second. The first third of a run is its warm-up; the run fails
-# when resident memory after it grows more than 2 MB (2,048 KiB) over where the warm-up ended.
+# when resident memory grows more than 2 MB (2,048 KiB) from the end of the warm-up to the end of
+# the run (each the largest of three samples).
 # Prints one line per run, "soak: PASS" or "soak: FAIL". Arguments: the binary, seconds a run.
 set -euo pipefail
 bin="$1"
 seconds="${2:-30}"
+(( seconds >= 9 )) || { echo "soak: a run needs at least 9 seconds (a third of warm-up, three samples at each end)"; exit 2; }
 limit_kib=2048
 dir="$(mktemp -d)"
 pids=()
@@ -27,24 +29,28 @@ sample() {
   for _ in $(seq 1 "$seconds"); do
     sleep 1
     kill -0 "$pid" 2>/dev/null || { echo "soak $name: the board exited early: $(tail -3 "$dir/$name.err")"; failed=1; return; }
-    rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
+    rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$rss" ] || { echo "soak $name: the board exited early: $(tail -3 "$dir/$name.err")"; failed=1; return; }
     samples+=("$rss")
   done
   kill -TERM "$pid"
   local status=0
   wait "$pid" || status=$?
-  local warm=$(( ${#samples[@]} / 3 ))
-  local base="${samples[$((warm - 1))]}" peak=0 s
+  # The same measure at both ends: the largest of three samples where the warm-up ends, and of
+  # the last three (one sample's transient, a frame's buffers, cannot decide it alone).
+  local warm=$(( ${#samples[@]} / 3 )) n=${#samples[@]}
+  local base=0 end=0 peak=0 s
+  for s in "${samples[@]:$((warm - 3)):3}"; do (( s > base )) && base=$s; done
+  for s in "${samples[@]:$((n - 3)):3}"; do (( s > end )) && end=$s; done
   for s in "${samples[@]:$warm}"; do (( s > peak )) && peak=$s; done
-  local last="${samples[-1]}" growth=$(( peak - base ))
+  local last="${samples[-1]}" growth=$(( end - base ))
   local verdict=met
   (( growth > limit_kib )) && { verdict=MISSED; failed=1; }
   (( status != 0 )) && { verdict="MISSED (exit status $status on SIGTERM)"; failed=1; }
   local journal="$dir/$name.db"
   local size=$(( $(stat -c %s "$journal") + $( [ -f "$journal-wal" ] && stat -c %s "$journal-wal" || echo 0) ))
-  awk -v n="$name" -v b="$base" -v p="$peak" -v l="$last" -v g="$growth" -v v="$verdict" -v size="$size" \
-    -v frames="$(stat -c %Y "$dir/$name.png" 2>/dev/null || echo 0)" 'BEGIN {
-    printf "soak %s: resident %.1f MiB after warm-up, at most %.1f MiB after it, %.1f MiB at the end: %+d KiB  goal ≤ +2048 KiB: %s; journal %d bytes\n", n, b / 1024, p / 1024, l / 1024, g, v, size
+  awk -v n="$name" -v b="$base" -v e="$end" -v p="$peak" -v l="$last" -v g="$growth" -v v="$verdict" -v size="$size" 'BEGIN {
+    printf "soak %s: resident %.1f MiB at the end of warm-up, %.1f MiB at the end (at most %.1f MiB after warm-up): %+d KiB  goal ≤ +2048 KiB: %s; journal %d bytes\n", n, b / 1024, e / 1024, p / 1024, g, v, size
   }'
   grep -h "kept" "$dir/$name.err" | sed "s|^|soak $name: |" || true
 }

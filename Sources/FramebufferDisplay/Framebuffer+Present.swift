@@ -6,7 +6,7 @@ extension Framebuffer {
   ///
   /// The overlap of the canvas and the screen is copied (from the top-left corner); the rest of
   /// either is left alone. The first frame, and the first after the canvas changes size or
-  /// `offset`, is copied whole whatever `dirty` says.
+  /// `offset` or `fill`, is copied whole whatever `dirty` says.
   ///
   /// `offset` moves the canvas on the screen (burn-in protection) as `Canvas.shifted(dx:dy:fill:)`
   /// would, without a moved copy of it: each screen row is converted from the canvas row it shows,
@@ -22,12 +22,15 @@ extension Framebuffer {
   ) {
     let w = min(canvas.width, width)
     let h = min(canvas.height, height)
-    if previousCanvasSize.map({ $0 != (canvas.width, canvas.height) }) ?? true || previousOffset != offset {
+    if previousCanvasSize.map({ $0 != (canvas.width, canvas.height) }) ?? true || previousOffset != offset
+      || previousFill != fill
+    {
       pageReady = [false, false]
       previousRows = [Bool](repeating: true, count: h)
     }
     previousCanvasSize = (canvas.width, canvas.height)
     previousOffset = offset
+    previousFill = fill
     var rows = [Bool](repeating: false, count: h)
     let overlap = IRect(x: 0, y: 0, width: w, height: h)
     for rect in dirty {

@@ -43,6 +43,8 @@ public final class Framebuffer {
   var previousCanvasSize: (width: Int, height: Int)?
   /// Where the previous canvas was moved to.
   var previousOffset: (dx: Int, dy: Int) = (0, 0)
+  /// The colour of the edge a move uncovered in the previous frame.
+  var previousFill = RGBA(r: 0, g: 0, b: 0)
   /// Whether to try `FBIO_WAITFORVSYNC`; off after it fails with `ENOTTY` or `EINVAL`.
   public internal(set) var waitsForVSync: Bool
 

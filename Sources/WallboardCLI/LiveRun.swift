@@ -128,7 +128,11 @@ struct LiveRun {
         case .resized:
           board = makeCanvas()
           scene.renderer.invalidate()
-        case .redraw: scene.renderer.invalidate()
+          screenFrame = nil
+        case .redraw:
+          // The window lost its pixels: the next frame is drawn and presented whole.
+          scene.renderer.invalidate()
+          screenFrame = nil
         }
         stateChanged = true
       }
@@ -211,11 +215,12 @@ struct LiveRun {
         lastFrame = Date()
         stateChanged = false
       }
-      // An input wakes the wait at once. Without one: the next frame (for the clock and the
-      // ages) or, for a window or a terminal, the next look at its events; a stop or a reload is
-      // seen within a quarter of a second.
-      let nextFrame = max(0.005, 1 - Date().timeIntervalSince(lastFrame))
-      inbox.wait(timeout: stateChanged ? display.minimumFrameInterval : min(nextFrame, display.eventInterval))
+      // An input wakes the wait at once. Otherwise it lasts until the next frame is due (a change
+      // held back by the frame rate, or the clock and the ages once a second), or the next look
+      // at a window's or terminal's events; a stop or a reload is seen within a quarter second.
+      let since = Date().timeIntervalSince(lastFrame)
+      let nextFrame = (stateChanged ? display.minimumFrameInterval : 1) - since
+      inbox.wait(timeout: max(0.005, min(nextFrame, display.eventInterval)))
     }
   }
 

@@ -47,4 +47,25 @@ struct MovedFrameTests {
       #expect(shown == nil, "round \(round), offset \(offset)")
     }
   }
+
+  /// A canvas smaller or larger than the screen: the overlap is the moved canvas; and a new edge
+  /// colour at the same offset repaints the edge.
+  @Test(arguments: [(30, 20), (50, 36)])
+  func otherCanvasSizesAndANewEdgeColour(canvasWidth: Int, canvasHeight: Int) throws {
+    let (w, h) = (40, 30)
+    let device = xrgbDevice(w, h)
+    let fb = try Framebuffer.open(syscalls: device.syscalls)
+    let memory = UnsafeRawBufferPointer(device.memory)
+    let canvas = TestPixels.gradient(width: canvasWidth, height: canvasHeight)
+    for (offset, fill) in [
+      ((3, 2), RGBA(r: 1, g: 2, b: 3)), ((-4, -3), RGBA(r: 1, g: 2, b: 3)), ((-4, -3), RGBA(r: 200, g: 100, b: 50)),
+    ] {
+      fb.present(canvas, dirty: [], offset: offset, fill: fill)
+      // What the screen shows of the moved canvas: its top-left w × h, edge included.
+      let moved = Self.moved(canvas, offset.0, offset.1, fill)
+      let shown = TestPixels.firstMismatch(
+        moved, memory, lineLength: w * 4, format: fb.format, width: min(w, canvasWidth), height: min(h, canvasHeight))
+      #expect(shown == nil, "canvas \(canvasWidth)x\(canvasHeight), offset \(offset), fill \(fill)")
+    }
+  }
 }

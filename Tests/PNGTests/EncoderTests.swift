@@ -1,8 +1,9 @@
 import Foundation
-import PNG
 import Raster
 import TestSupport
 import Testing
+
+@testable import PNG
 
 /// `PNGEncoder` re-deflates only the bands under what changed, and its bytes are those of a whole
 /// encode of the same pixels: a later frame is never a patch on an earlier one.
@@ -41,10 +42,26 @@ struct EncoderTests {
           IRect(x: x, y: y, width: 1 + random.below(301 - x), height: 1 + random.below(min(40, 203 - y))))
       }
       for r in rects { Self.scribble(&canvas, r, seed: UInt64(round)) }
+      // Rectangles that are empty or lie partly or wholly outside the canvas change nothing.
+      rects += [
+        IRect(x: -5, y: -5, width: 3, height: 3), IRect(x: 10, y: 10, width: 0, height: 5),
+        IRect(x: 290, y: 195, width: 50, height: 50),
+      ]
       let incremental = encoder.encode(canvas, changed: rects)
       #expect(incremental == PNG.encode(canvas), "round \(round): \(rects)")
       #expect(try PNG.decode(incremental).pixels == canvas.pixels)
     }
+  }
+
+  /// The Paeth predictor against values worked out by hand from the PNG specification (the
+  /// decoder uses it; the encoder no longer tries Paeth, so the round trips would not show it).
+  @Test func paethPredictsAsTheSpecificationSays() {
+    // (a left, b above, c upper left) → the prediction, with ties broken a, then b, then c.
+    let cases: [(UInt8, UInt8, UInt8, UInt8)] = [
+      (1, 2, 3, 1), (10, 20, 15, 15), (20, 10, 5, 20), (5, 30, 10, 30), (10, 10, 0, 10), (2, 8, 4, 8),
+      (0, 0, 0, 0), (255, 0, 255, 0), (0, 255, 255, 0), (200, 100, 250, 100),
+    ]
+    for (a, b, c, want) in cases { #expect(Filter.paeth(a, b, c) == want, "paeth(\(a), \(b), \(c))") }
   }
 
   @Test func nothingChangedIsTheSameFileAndAnotherSizeIsEncodedWhole() throws {
