@@ -37,11 +37,12 @@ final class Displays {
   }
 
   /// How often the run loop looks at the display's events while idle: a window's keys and a
-  /// terminal's size twenty times a second; the framebuffer and a file have none, and the loop
-  /// wakes only for its frame, an input, a stop or a reload (within a quarter of a second).
+  /// terminal's size ten times a second (a key is taken within a tenth of a second); the
+  /// framebuffer and a file have none, and the loop wakes only for its frame, an input, a stop
+  /// or a reload (within a quarter of a second).
   var eventInterval: Double {
     switch kind {
-    case .sdl, .term: return 0.05
+    case .sdl, .term: return 0.1
     case .fb, .png, .text: return 0.25
     }
   }

@@ -84,7 +84,7 @@ struct WallboardProcess {
 
   /// CPU ticks (user + system) of a running process.
   static func ticks(_ pid: pid_t) -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    guard let text = readAll("/proc/\(pid)/stat"),
       let close = text.lastIndex(of: ")")
     else { return 0 }
     let fields = text[text.index(after: close)...].split(separator: " ")
@@ -93,7 +93,7 @@ struct WallboardProcess {
 
   /// `VmRSS`, `RssAnon` and `VmHWM` of a running process, KiB.
   static func memory(_ pid: pid_t) -> (rss: Int, anon: Int, peak: Int) {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0, 0) }
+    guard let text = readAll("/proc/\(pid)/status") else { return (0, 0, 0) }
     var v: [String: Int] = [:]
     for line in text.split(separator: "\n") {
       let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -102,9 +102,26 @@ struct WallboardProcess {
     return (v["VmRSS"] ?? 0, v["RssAnon"] ?? 0, v["VmHWM"] ?? 0)
   }
 
+  /// A /proc file read to its end (Foundation's readers stop at the first 4 KiB: /proc files say
+  /// they are empty).
+  static func readAll(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The resident KiB of the process's mappings of `path` (`/proc/PID/smaps`).
   static func mapped(_ pid: pid_t, path: String) -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else { return 0 }
+    guard let text = readAll("/proc/\(pid)/smaps") else { return 0 }
     var inside = false
     var kib = 0
     for line in text.split(separator: "\n") {
