@@ -85,9 +85,13 @@ enum FuzzTarget: String, CaseIterable {
         precondition((try? BoardCodec.decodeState(BoardCodec.encode(state))) == state, "a decoded board round-trips")
       }
     case .dbrow:
-      var row = DatabaseRow(bytes)
-      let values = (0..<OrchestraDatabase.rowColumns).map { _ in row.value() }
-      _ = OrchestraDatabase.decode(row: values, history: (now: at, initialState: "backlog"))
+      // The first byte: how many columns (0 … rowColumns + 1: rows too short and too long too)
+      // and whether the past is read from the body.
+      let first = bytes.first ?? 0
+      var row = DatabaseRow(Array(bytes.dropFirst()))
+      let count = Int(first & 0x7F) % (OrchestraDatabase.rowColumns + 2)
+      let values = (0..<count).map { _ in row.value() }
+      _ = OrchestraDatabase.decode(row: values, history: first & 0x80 == 0 ? (now: at, initialState: "backlog") : nil)
     }
   }
 }
