@@ -174,8 +174,10 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
       if !closing, pending.count < 4096, let first = firstQueued {
         _ = condition.wait(until: first.addingTimeInterval(JournalWriter.batchDelay))
       }
+      // The queue starts empty again, without the capacity of the batch taken: kept, it would
+      // hold the largest burst ever queued (up to `maxPending` inputs) for the board's life.
       let items = pending
-      pending.removeAll(keepingCapacity: true)
+      pending = []
       firstQueued = nil
       let done = closing && items.isEmpty
       condition.unlock()
