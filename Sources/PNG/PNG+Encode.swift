@@ -62,7 +62,8 @@ public struct PNGEncoder {
     var previous = [UInt8](repeating: 0, count: rowBytes)
     var current = [UInt8](repeating: 0, count: rowBytes)
     var filtered = [UInt8](repeating: 0, count: Self.bandRows * (rowBytes + 1))
-    let deflater = Deflater(level: level)
+    // Made only when a band is redone (zlib's state is some 300 KB).
+    var deflater: Deflater?
     for b in 0..<count where redo[b] {
       let y0 = b * Self.bandRows
       let y1 = min(h, y0 + Self.bandRows)
@@ -80,7 +81,9 @@ public struct PNGEncoder {
         n += rowBytes + 1
         swap(&previous, &current)
       }
-      let bytes = filtered.withUnsafeBufferPointer { deflater.segment(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+      let d = deflater ?? Deflater(level: level)
+      deflater = d
+      let bytes = filtered.withUnsafeBufferPointer { d.segment(UnsafeBufferPointer(rebasing: $0[0..<n])) }
       bands[b] = (bytes, Zlib.adler32(filtered[0..<n]), n)
     }
     // The zlib stream: header, the bands, an empty final block, the Adler-32 of everything.
@@ -123,35 +126,9 @@ public struct PNGEncoder {
   }
 }
 
-/// PNG's per-row filters for 3 or 4 bytes per pixel.
+/// PNG's per-row filters: the encoder's choice among None, Sub and Up, and the Paeth predictor
+/// the decoder needs.
 enum Filter {
-  /// Filters `row` (above it `prior`) with `type` into `out`; returns the sum of |signed byte|.
-  static func apply(_ type: UInt8, _ row: [UInt8], _ prior: [UInt8], into out: inout [UInt8], bpp: Int = 3) -> Int {
-    var cost = 0
-    row.withUnsafeBufferPointer { r in
-      prior.withUnsafeBufferPointer { p in
-        out.withUnsafeMutableBufferPointer { o in
-          for i in 0..<r.count {
-            let a = i >= bpp ? r[i &- bpp] : 0
-            let c = i >= bpp ? p[i &- bpp] : 0
-            let predicted: UInt8
-            switch type {
-            case 1: predicted = a
-            case 2: predicted = p[i]
-            case 3: predicted = UInt8((UInt16(a) + UInt16(p[i])) / 2)
-            case 4: predicted = paeth(a, p[i], c)
-            default: predicted = 0
-            }
-            let v = r[i] &- predicted
-            o[i] = v
-            cost += Int(Int8(bitPattern: v).magnitude)
-          }
-        }
-      }
-    }
-    return cost
-  }
-
   /// Writes the filter type byte and `row` (3 bytes a pixel, above it `prior`) filtered with the
   /// one of None, Sub and Up whose output has the smallest sum of |signed byte| (the first of
   /// equals in that order). Paeth is not tried: on a board's frames (flat areas, text) it made a

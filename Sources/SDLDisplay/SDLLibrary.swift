@@ -19,12 +19,9 @@ enum SDLLibrary {
     return .success(table)
   }()
 
-  /// The table; throws when SDL2 cannot be loaded.
-  static func load() throws(SDLError) -> wb_SDL {
-    switch loaded {
-    case .success(let t): return t
-    case .failure(let e): throw e
-    }
+  /// Loads SDL2 (once); throws when it cannot be, naming the library and its package.
+  static func load() throws(SDLError) {
+    if case .failure(let e) = loaded { throw e }
   }
 }
 

@@ -48,7 +48,7 @@ public final class SDLWindow {
         "window size \(size.width)x\(size.height) is out of range")
     }
     // SDL2 is opened now, not at start: a board on another display never loads it.
-    _ = try SDLLibrary.load()
+    try SDLLibrary.load()
     // The board is drawn in software: copy it to X11 with MIT-SHM rather than through an OpenGL
     // renderer, which SDL makes by destroying and recreating the window (at its windowed size).
     // The environment variable, when set, still decides.

@@ -10,6 +10,8 @@ extension ThemeCatalog {
   public static let orderFileName = "ORDER"
   public static let paletteFileName = "palettes.tokens"
   public static let variantFileName = "variants.tokens"
+  /// The largest file of a themes directory that is read (the bundled ones are under 4 KiB).
+  public static let maxFileBytes = 64 * 1024
 
   /// Reads and checks a themes directory (`assets/themes`). Errors name files as
   /// `directory/name`.
@@ -25,6 +27,10 @@ extension ThemeCatalog {
     for name in names
     where !name.hasPrefix(".") && (name.hasSuffix(".theme") || wanted.contains(name)) {
       let path = join(directory, name)
+      // Looked at before it is read: hot reload reads whatever is put in the folder.
+      if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxFileBytes {
+        throw ThemeLoadError(file: path, reason: .unreadable("\(size) bytes, more than \(maxFileBytes)"))
+      }
       do {
         files[name] = try String(contentsOfFile: path, encoding: .utf8)
       } catch {

@@ -18,11 +18,10 @@ struct Result {
   var name: String
   var count: Int
   var seconds: Double
-  var goal: Double?
   var perSecond: Double { Double(count) / seconds }
 }
 
-func measure(_ name: String, count: Int, goal: Double?, runs: Int = 5, _ body: () -> Void) -> Result {
+func measure(_ name: String, count: Int, runs: Int = 5, _ body: () -> Void) -> Result {
   var best = Double.infinity
   for _ in 0..<runs {
     let start = ContinuousClock.now
@@ -31,7 +30,7 @@ func measure(_ name: String, count: Int, goal: Double?, runs: Int = 5, _ body: (
     let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     best = min(best, s)
   }
-  return Result(name: name, count: count, seconds: best, goal: goal)
+  return Result(name: name, count: count, seconds: best)
 }
 
 func peakRSSKiB() -> Int {
@@ -77,7 +76,7 @@ let statusEvents: [Event] = (0..<changes).map { i in
 }
 let board = seededBoard()
 var sink = 0
-let reducer = measure("reducer: status changes, 500-feature board", count: changes, goal: 1_000_000) {
+let reducer = measure("reducer: status changes, 500-feature board", count: changes) {
   var s = board
   for e in statusEvents { Reducer.reduce(into: &s, e) }
   sink &+= s.counters.applied
@@ -93,7 +92,7 @@ for i in 0..<lineCount {
     "{\"topic\":\"feature.updated\",\"event_type\":\"status_changed\",\"time\":\"\(t)\",\"seq\":\(i + 1),\"source\":\"tools.features\",\"payload\":{\"id\":\"FEAT-\(i % featureCount)\",\"status\":\"\(statuses[(i / featureCount) % statuses.count])\"}}\n"
   text += Array(line.utf8)
 }
-let jsonl = measure("JSON Lines: decode + reduce", count: lineCount, goal: 200_000) {
+let jsonl = measure("JSON Lines: decode + reduce", count: lineCount) {
   var s = board
   var decoder = LineDecoder(origin: "bench", label: "bench")
   let chunk = 65_536
@@ -121,7 +120,7 @@ for i in 0..<frameCount {
     ], sourcePlugin: "tools.features", timestamp: base.adding(seconds: Double(i) * 0.5))
   orchestraStream += LengthPrefixFramer.frame(PluginResponse(response: .eventDelivery(delivery)).encode())
 }
-let orchestra = measure("Orchestra protobuf: decode + reduce", count: frameCount, goal: 300_000) {
+let orchestra = measure("Orchestra protobuf: decode + reduce", count: frameCount) {
   var s = board
   var framer = LengthPrefixFramer()
   let decoder = EventDecoder()
@@ -185,7 +184,7 @@ for p in 0..<10 {
   }
 }
 let mdTree = MarkdownWorkspace(workspace: mdWorkspace.path)
-let markdownBoard = measure("markdown: first board, 10,000 feature files", count: 1, goal: nil, runs: 3) {
+let markdownBoard = measure("markdown: first board, 10,000 feature files", count: 1, runs: 3) {
   let snap = mdTree.read()
   precondition(
     snap.records.count == mdFeatures && snap.problems.isEmpty,
@@ -202,7 +201,7 @@ let markdownBoard = measure("markdown: first board, 10,000 feature files", count
   precondition(s.features.count == mdFeatures, "every feature must reach the board")
   sink &+= s.features.count
 }
-let markdownScan = measure("markdown: one idle look, 10,000 feature files", count: 1, goal: nil) {
+let markdownScan = measure("markdown: one idle look, 10,000 feature files", count: 1) {
   sink &+= mdTree.list().entries.count
 }
 // Followed idle later (section 8), removed at the end.
@@ -211,7 +210,7 @@ defer { try? FileManager.default.removeItem(at: mdWorkspace) }
 // 3. Projections on the busy board (for reference).
 var busy = board
 for e in statusEvents.prefix(200_000) { Reducer.reduce(into: &busy, e) }
-let projections = measure("projections: burndown + tallies, 500 features", count: 100, goal: nil) {
+let projections = measure("projections: burndown + tallies, 500 features", count: 100) {
   for _ in 0..<100 {
     let sprint = busy.activeSprint()!
     let b = Burndown.compute(state: busy, sprint: sprint, at: base.adding(seconds: 86_400 * 9), boardZone: .utc)
@@ -255,11 +254,11 @@ let nextSecond = FrameModel(state: simState, at: simAt, now: simAt.adding(second
 }
 let frames = 20
 let render1080 = measure(
-  "render wall 1920x1080, full frame", count: frames, goal: nil, fullFrame(1920, 1080, frames: frames))
+  "render wall 1920x1080, full frame", count: frames, fullFrame(1920, 1080, frames: frames))
 let render4K = measure(
-  "render wall 3840x2160, full frame", count: frames, goal: nil, fullFrame(3840, 2160, frames: frames))
+  "render wall 3840x2160, full frame", count: frames, fullFrame(3840, 2160, frames: frames))
 let render720 = measure(
-  "render wall 1280x720, full frame", count: frames, goal: nil, fullFrame(1280, 720, frames: frames))
+  "render wall 1280x720, full frame", count: frames, fullFrame(1280, 720, frames: frames))
 
 // One widget changed: a second passes and only the connections' "s ago" moves.
 var tickRenderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
@@ -268,7 +267,7 @@ let tickStyle = style(height: 1080)
 tickRenderer.render(simFrame, style: tickStyle, into: &tickCanvas)
 var flip = false
 var changedWidgets = 0
-let oneWidget = measure("render wall 1920x1080, one widget changed", count: frames, goal: nil) {
+let oneWidget = measure("render wall 1920x1080, one widget changed", count: frames) {
   for _ in 0..<frames {
     flip.toggle()
     let dirty = tickRenderer.render(flip ? nextSecond : simFrame, style: tickStyle, into: &tickCanvas)
@@ -279,7 +278,7 @@ let oneWidget = measure("render wall 1920x1080, one widget changed", count: fram
 var pngCanvas = Canvas(width: 1920, height: 1080)
 var pngRenderer = BoardRenderer(layout: wall, painter: Painter(text: textRenderer))
 pngRenderer.render(simFrame, style: tickStyle, into: &pngCanvas)
-let pngWhole = measure("PNG: encode a whole 1920x1080 frame", count: 5, goal: nil) {
+let pngWhole = measure("PNG: encode a whole 1920x1080 frame", count: 5) {
   for _ in 0..<5 { sink &+= PNG.encode(pngCanvas).count }
 }
 // The two frames a second apart and what changed between them, drawn before the timing.
@@ -289,17 +288,17 @@ let pngSecond = pngCanvas
 var pngEncoder = PNGEncoder()
 _ = pngEncoder.encode(pngFirst, changed: nil)
 var pngFlip = false
-let pngOneWidget = measure("PNG: encode 1920x1080 after one widget changed", count: frames, goal: nil) {
+let pngOneWidget = measure("PNG: encode 1920x1080 after one widget changed", count: frames) {
   for _ in 0..<frames {
     pngFlip.toggle()
     sink &+= pngEncoder.encode(pngFlip ? pngSecond : pngFirst, changed: pngDirty).count
   }
 }
 var floorCanvas = Canvas(width: 1920, height: 1080)
-let floorFill = measure("fill 1920x1080 with one colour (the floor)", count: frames, goal: nil) {
+let floorFill = measure("fill 1920x1080 with one colour (the floor)", count: frames) {
   for i in 0..<frames { floorCanvas.fill(floorCanvas.bounds, RGBA(r: UInt8(i), g: 0, b: 0)) }
 }
-let frameModel = measure("frame model: projections for one frame", count: frames, goal: nil) {
+let frameModel = measure("frame model: projections for one frame", count: frames) {
   for _ in 0..<frames {
     sink &+= FrameModel(state: simState, at: simAt, now: simAt, zone: .utc, unit: .auto).tallies.count
   }
@@ -404,7 +403,7 @@ func firstWorkspaceBoard() -> BoardState {
   return box.lock.withLock { box.state }
 }
 var workspaceBoard = BoardState()
-let firstBoard = measure("first board from a 10,000-feature database", count: 1, goal: nil) {
+let firstBoard = measure("first board from a 10,000-feature database", count: 1) {
   workspaceBoard = firstWorkspaceBoard()
 }
 precondition(workspaceBoard.features.count == workspaceFeatures, "every feature must arrive")
@@ -443,7 +442,7 @@ for n in 0..<oneChangeCount {
   oneChangeSeconds += Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }
 let oneChange = Result(
-  name: "one change from a 10,000-feature database", count: oneChangeCount, seconds: oneChangeSeconds, goal: nil
+  name: "one change from a 10,000-feature database", count: oneChangeCount, seconds: oneChangeSeconds
 )
 
 // 7. A team without sprints: the cumulative flow of 10,000 features with a month of moves, and
@@ -463,13 +462,13 @@ for i in 0..<10_000 {
   }
 }
 let flowAt = base.adding(seconds: 86_400 * 40)
-let flow14 = measure("flow: 10,000 features, 14 days", count: 20, goal: nil) {
+let flow14 = measure("flow: 10,000 features, 14 days", count: 20) {
   for _ in 0..<20 { sink &+= Flow.compute(state: sprintless, sprint: nil, at: flowAt, zone: .utc, days: 14).throughput }
 }
-let flow90 = measure("flow: 10,000 features, 90 days", count: 20, goal: nil) {
+let flow90 = measure("flow: 10,000 features, 90 days", count: 20) {
   for _ in 0..<20 { sink &+= Flow.compute(state: sprintless, sprint: nil, at: flowAt, zone: .utc, days: 90).throughput }
 }
-let flowFrame = measure("frame model without a sprint, 10,000 features", count: 20, goal: nil) {
+let flowFrame = measure("frame model without a sprint, 10,000 features", count: 20) {
   for _ in 0..<20 {
     sink &+= FrameModel(state: sprintless, at: flowAt, now: flowAt, zone: .utc, unit: .auto).tallies.count
   }
@@ -538,7 +537,7 @@ let journalDir = NSTemporaryDirectory() + "wallboard-bench-journal-\(getpid())"
 try! FileManager.default.createDirectory(atPath: journalDir, withIntermediateDirectories: true)
 let journalInputs = statusEvents.prefix(200_000).map { BoardInput.event($0) }
 var journalRun = 0
-let journalWrite = measure("journal: encode + insert, batches of 4,096", count: journalInputs.count, goal: 200_000) {
+let journalWrite = measure("journal: encode + insert, batches of 4,096", count: journalInputs.count) {
   journalRun += 1
   let path = journalDir + "/write-\(journalRun).db"
   let file = try! JournalFile(path: path, mode: .write)
@@ -587,7 +586,7 @@ let restoreFile = try! JournalFile(path: restorePath, mode: .read)
 let restoreRows = try! restoreFile.inputRange().count
 let restoreTail = restoreRows - (try! restoreFile.snapshots().last?.through ?? 0)
 let restoreFrame = measure(
-  "restore 110,000-input journal + first frame 1080p", count: 1, goal: nil
+  "restore 110,000-input journal + first frame 1080p", count: 1
 ) {
   let file = try! JournalFile(path: restorePath, mode: .read)
   var store = BoardStore(settings: BoardSettings())

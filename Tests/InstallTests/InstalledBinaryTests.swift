@@ -20,11 +20,7 @@ enum Installed {
   .enabled(if: Installed.prefix != nil, "make test installs a release build and sets WALLBOARD_INSTALLED"))
 struct InstalledBinaryTests {
   /// What a run printed and how it ended.
-  struct Run {
-    var status: Int32
-    var out: String
-    var err: String
-  }
+  typealias Run = Command.Result
 
   /// The folder this test process loaded the toolchain's `libswiftCore.so` from.
   static let toolchainLibraries: String? = {
@@ -62,28 +58,9 @@ struct InstalledBinaryTests {
   static func run(
     _ command: [String], in dir: URL, path: String = "/usr/bin:/bin", withoutToolchain: Bool = false
   ) throws -> Run {
-    let out = dir.appendingPathComponent("stdout-\(UUID().uuidString)")
-    let err = dir.appendingPathComponent("stderr-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
-    defer {
-      try? FileManager.default.removeItem(at: out)
-      try? FileManager.default.removeItem(at: err)
-    }
-    let p = Process()
     let clean = ["/usr/bin/env", "-i", "PATH=\(path)"] + command
     let full = (withoutToolchain ? hidingToolchain ?? [] : []) + clean
-    p.executableURL = URL(fileURLWithPath: full[0])
-    p.arguments = Array(full.dropFirst())
-    p.currentDirectoryURL = dir
-    p.standardInput = FileHandle.nullDevice
-    p.standardOutput = try FileHandle(forWritingTo: out)
-    p.standardError = try FileHandle(forWritingTo: err)
-    try p.run()
-    p.waitUntilExit()
-    return Run(
-      status: p.terminationStatus, out: try String(contentsOf: out, encoding: .utf8),
-      err: try String(contentsOf: err, encoding: .utf8))
+    return try Command.run(URL(fileURLWithPath: full[0]), Array(full.dropFirst()), in: dir)
   }
 
   /// Copies the installed prefix into a fresh temporary folder and passes its `bin/wallboard`.

@@ -39,6 +39,30 @@ struct DecodeTests {
 
   static let small = PNG.encode(RoundTripTests.noise(width: 7, height: 5, seed: 3))
 
+  /// The reference filter: `row` (above it `prior`) filtered with `type` (0–4) into `out`, byte by
+  /// byte as the PNG specification writes it (Paeth through `Filter.paeth`, tested on its own).
+  static func filter(_ type: UInt8, _ row: [UInt8], _ prior: [UInt8], into out: inout [UInt8], bpp: Int = 3) {
+    row.withUnsafeBufferPointer { r in
+      prior.withUnsafeBufferPointer { p in
+        out.withUnsafeMutableBufferPointer { o in
+          for i in 0..<r.count {
+            let a = i >= bpp ? r[i &- bpp] : 0
+            let c = i >= bpp ? p[i &- bpp] : 0
+            let predicted: UInt8
+            switch type {
+            case 1: predicted = a
+            case 2: predicted = p[i]
+            case 3: predicted = UInt8((UInt16(a) + UInt16(p[i])) / 2)
+            case 4: predicted = Filter.paeth(a, p[i], c)
+            default: predicted = 0
+            }
+            o[i] = r[i] &- predicted
+          }
+        }
+      }
+    }
+  }
+
   @Test("every filter type decodes", arguments: [UInt8(0), 1, 2, 3, 4])
   func filterTypes(filter: UInt8) throws {
     let c = RoundTripTests.noise(width: 9, height: 4, seed: UInt64(filter))
@@ -49,7 +73,7 @@ struct DecodeTests {
       let row = (0..<9).flatMap { x -> [UInt8] in
         let p = c.pixel(x, y); return [p.r, p.g, p.b]
       }
-      _ = Filter.apply(filter, row, prior, into: &out)
+      Self.filter(filter, row, prior, into: &out)
       raw += [filter] + out
       prior = row
     }

@@ -134,20 +134,11 @@ public final class XServer {
   /// Runs an X tool against this server; returns its standard output.
   @discardableResult
   public func run(_ name: String, package: String, _ arguments: [String], allowFailure: Bool = false) throws -> String {
-    let p = Process()
-    p.executableURL = try XServer.tool(name, package: package)
-    p.arguments = arguments
-    p.environment = environment
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard allowFailure || p.terminationStatus == 0 else {
-      throw Failure("\(name) \(arguments.joined(separator: " ")) exited with \(p.terminationStatus)")
+    let r = try Command.run(try XServer.tool(name, package: package), arguments, environment: environment)
+    guard allowFailure || r.status == 0 else {
+      throw Failure("\(name) \(arguments.joined(separator: " ")) exited with \(r.status)")
     }
-    return String(decoding: data, as: UTF8.self)
+    return r.out
   }
 
   /// Calls `check` every 50 ms until it is true or `timeout` seconds have passed.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Themes
 
@@ -248,6 +249,21 @@ struct ThemeLoadErrorTests {
         file: "/nonexistent/themes", reason: .unreadable("not a readable directory"))
     ) {
       try ThemeCatalog.load(directory: "/nonexistent/themes")
+    }
+  }
+
+  @Test func loadRefusesAFileOverTheCapBeforeReadingIt() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-themes-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let big = dir.appendingPathComponent("huge.theme")
+    try Data(repeating: UInt8(ascii: "#"), count: ThemeCatalog.maxFileBytes + 1).write(to: big)
+    #expect(
+      throws: ThemeLoadError(
+        file: big.path,
+        reason: .unreadable("\(ThemeCatalog.maxFileBytes + 1) bytes, more than \(ThemeCatalog.maxFileBytes)"))
+    ) {
+      try ThemeCatalog.load(directory: dir.path)
     }
   }
 }

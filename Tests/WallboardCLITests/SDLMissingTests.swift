@@ -15,18 +15,11 @@ struct SDLMissingTests {
     let command =
       "mount --bind /dev/null '\(library)' || exit 99; \(environment) exec '\(Paths.binary.path)' "
       + arguments.map { "'\($0)'" }.joined(separator: " ")
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    p.arguments = ["-m", "/bin/sh", "-c", command]
-    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    if p.terminationStatus == 99 { return nil }  // no mount namespace here after all
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    let r = try Command.run(
+      URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c", command],
+      environment: ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"])
+    if r.status == 99 { return nil }  // no mount namespace here after all
+    return (r.status, r.err)
   }
 
   @Test func sdlSaysWhatIsMissingAndASnapshotDoesNotNeedIt() throws {
