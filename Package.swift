@@ -59,16 +59,26 @@ let package = Package(
       name: "Widgets",
       dependencies: ["WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout"],
       swiftSettings: strict),
+    // The seam between the run loop and every display: the Display protocol, frames, events.
+    .target(name: "DisplayCore", dependencies: ["Raster"], swiftSettings: strict),
     // The SDL2 window.
-    .target(name: "SDLDisplay", dependencies: ["Raster", "CSDL2"], swiftSettings: strict),
+    .target(name: "SDLDisplay", dependencies: ["Raster", "DisplayCore", "CSDL2"], swiftSettings: strict),
     // The Linux framebuffer header and the syscalls it needs.
     .systemLibrary(name: "CFramebuffer"),
     // The Linux framebuffer, through a syscall seam.
-    .target(name: "FramebufferDisplay", dependencies: ["Raster", "CFramebuffer"], swiftSettings: strict),
+    .target(
+      name: "FramebufferDisplay", dependencies: ["Raster", "DisplayCore", "CFramebuffer"], swiftSettings: strict),
+    // libdrm's KMS API (mode setting, dumb buffers, page flips), linked: it is small and has no
+    // dependencies of its own.
+    .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+    // The board's own display on DRM/KMS, through a syscall seam.
+    .target(
+      name: "DRMDisplay", dependencies: ["Raster", "DisplayCore", "FramebufferDisplay", "CDRM"],
+      swiftSettings: strict),
     // What a display on a wall needs: the night schedule, burn-in protection, page turns.
     .target(name: "Kiosk", dependencies: ["WallboardCore", "Projections", "Raster"], swiftSettings: strict),
     // The board as 24-bit-colour half-block characters in a terminal.
-    .target(name: "TerminalDisplay", dependencies: ["Raster"], swiftSettings: strict),
+    .target(name: "TerminalDisplay", dependencies: ["Raster", "DisplayCore"], swiftSettings: strict),
     // The 26 Orchestra themes, read from data files under assets/.
     .target(name: "Themes", dependencies: ["Raster", "TextLines"], swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
@@ -76,7 +86,8 @@ let package = Package(
       name: "WallboardCLI",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
-        "Layout", "Widgets", "SDLDisplay", "FramebufferDisplay", "TerminalDisplay", "Kiosk", "TextLines",
+        "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
+        "Kiosk", "TextLines",
         "Journal",
       ],
       swiftSettings: strict),
@@ -90,7 +101,8 @@ let package = Package(
       swiftSettings: strict),
 
     .target(
-      name: "TestSupport", dependencies: ["WallboardCore", "Wire", "Raster", "PNG"], path: "Tests/TestSupport",
+      name: "TestSupport", dependencies: ["WallboardCore", "Wire", "Raster", "PNG", "DisplayCore"],
+      path: "Tests/TestSupport",
       swiftSettings: strict),
     .testTarget(
       name: "WallboardCoreTests", dependencies: ["WallboardCore", "TestSupport"],
@@ -116,6 +128,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "GlyphsTests", dependencies: ["Glyphs", "Raster", "PNG", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DisplayCore", "FramebufferDisplay", "Raster"],
+      swiftSettings: strict),
     .testTarget(name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "LayoutTests", dependencies: ["Layout", "Raster", "TestSupport"], swiftSettings: strict),
     .testTarget(
@@ -138,7 +153,7 @@ let package = Package(
       name: "WallboardCLITests",
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
-        "EventSources", "WallboardCore", "Wire", "PNG", "Journal",
+        "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
       ],
       swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,

@@ -80,32 +80,9 @@ extension Framebuffer {
   ) {
     guard w > 0 else { return }
     let pageOffset = baseOffset + page * height * lineLength
-    let bpp = format.bytesPerPixel
-    precondition(pageOffset + (rows.count - 1) * lineLength + w * bpp <= mappedLength, "a row past the mapping")
-    let (dx, dy) = offset
-    // The screen columns that show canvas pixels; the rest of a row is edge.
-    let x0 = min(w, max(0, dx))
-    let x1 = max(x0, min(w, canvas.width + dx))
-    canvas.pixels.withUnsafeBufferPointer { pixels in
-      edge.withUnsafeBufferPointer { edge in
-        for y in rows.indices where rows[y] {
-          let line = memory + pageOffset + y * lineLength
-          func put(_ from: UnsafeBufferPointer<UInt32>, at x: Int) {
-            guard !from.isEmpty else { return }
-            format.convert(
-              row: from, into: UnsafeMutableRawBufferPointer(start: line + x * bpp, count: from.count * bpp))
-          }
-          let sy = y - dy
-          guard sy >= 0 && sy < canvas.height else {
-            put(UnsafeBufferPointer(rebasing: edge[0..<w]), at: 0)
-            continue
-          }
-          put(UnsafeBufferPointer(rebasing: edge[0..<x0]), at: 0)
-          let start = sy * canvas.stride + x0 - dx
-          put(UnsafeBufferPointer(rebasing: pixels[start..<start + (x1 - x0)]), at: x0)
-          put(UnsafeBufferPointer(rebasing: edge[x1..<w]), at: x1)
-        }
-      }
-    }
+    precondition(
+      pageOffset + (rows.count - 1) * lineLength + w * format.bytesPerPixel <= mappedLength, "a row past the mapping")
+    format.write(
+      canvas, rows: rows, width: w, into: memory + pageOffset, lineLength: lineLength, offset: offset, edge: edge)
   }
 }

@@ -1,3 +1,5 @@
+public import Raster
+
 /// How a device pixel is laid out: its size and where each channel's bits sit, as described by
 /// the `red`, `green`, `blue` and `transp` bitfields of `struct fb_var_screeninfo`.
 ///
@@ -139,5 +141,43 @@ public struct PixelFormat: Equatable, Sendable {
     let l = field.length
     let scaled = l <= 8 ? c >> (8 - l) : (c << (l - 8)) | (c >> (16 - l))
     return scaled << field.offset
+  }
+}
+
+extension PixelFormat {
+  /// Converts the marked screen rows (`rows[y]`) of the first `w` columns of `canvas` into
+  /// device memory at `base`, `lineLength` bytes a row: screen pixel (x, y) is the canvas's
+  /// (x − dx, y − dy), or `edge`'s colour (`w` packed pixels) where that is off the canvas.
+  /// The framebuffer and the DRM display share it.
+  public func write(
+    _ canvas: Canvas, rows: [Bool], width w: Int, into base: UnsafeMutableRawPointer, lineLength: Int,
+    offset: (dx: Int, dy: Int), edge: [UInt32]
+  ) {
+    guard w > 0 else { return }
+    let bpp = bytesPerPixel
+    let (dx, dy) = offset
+    // The screen columns that show canvas pixels; the rest of a row is edge.
+    let x0 = min(w, max(0, dx))
+    let x1 = max(x0, min(w, canvas.width + dx))
+    canvas.pixels.withUnsafeBufferPointer { pixels in
+      edge.withUnsafeBufferPointer { edge in
+        for y in rows.indices where rows[y] {
+          let line = base + y * lineLength
+          func put(_ from: UnsafeBufferPointer<UInt32>, at x: Int) {
+            guard !from.isEmpty else { return }
+            convert(row: from, into: UnsafeMutableRawBufferPointer(start: line + x * bpp, count: from.count * bpp))
+          }
+          let sy = y - dy
+          guard sy >= 0 && sy < canvas.height else {
+            put(UnsafeBufferPointer(rebasing: edge[0..<w]), at: 0)
+            continue
+          }
+          put(UnsafeBufferPointer(rebasing: edge[0..<x0]), at: 0)
+          let start = sy * canvas.stride + x0 - dx
+          put(UnsafeBufferPointer(rebasing: pixels[start..<start + (x1 - x0)]), at: x0)
+          put(UnsafeBufferPointer(rebasing: edge[x1..<w]), at: x1)
+        }
+      }
+    }
   }
 }

@@ -20,6 +20,13 @@ public struct PageTimer: Sendable {
     return true
   }
 
+  /// When the page shown turns by itself (on the same clock as `now`), nil when it never does
+  /// (a layout of one page).
+  public var nextTurn: Double? {
+    guard durations.count > 1 else { return nil }
+    return shownSince + durations[min(page, durations.count - 1)]
+  }
+
   /// Shows the page `step` pages away (from a key), and restarts its time.
   public mutating func turn(_ step: Int, now: Double) {
     let n = durations.count

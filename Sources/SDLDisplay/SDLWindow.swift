@@ -21,6 +21,8 @@ public final class SDLWindow {
   /// The window's size when it leaves fullscreen, in screen coordinates: its size before it went
   /// fullscreen, at first the size it was opened at, or two thirds of the display's.
   private var windowedSize: (width: Int, height: Int)
+  /// Whether the window was opened fullscreen (no `size`): it then fills a screen.
+  public let openedFullscreen: Bool
   /// Convert with `SDL_ConvertPixels` even when the surface takes canvas pixels as they are
   /// (lets tests exercise the conversion path on drivers whose surface is XRGB8888).
   var alwaysConvert = false
@@ -89,6 +91,7 @@ public final class SDLWindow {
       throw error
     }
     window = created
+    openedFullscreen = size == nil
     hidCursor = hideCursor
     if hideCursor { _ = sdl.SDL_ShowCursor!(SDL_DISABLE) }
   }

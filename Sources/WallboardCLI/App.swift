@@ -1,3 +1,4 @@
+internal import DisplayCore
 internal import EventSources
 internal import Foundation
 internal import Projections
@@ -14,6 +15,10 @@ public struct App {
   /// What stops `run` (and reloads it): `.signals` in the executable; `.never` by default, so
   /// tests calling `main` in process install no signal handler.
   public var stop: StopRequest
+  /// Opens `run`'s display (the tests' in-memory one in tests).
+  var openDisplay: (Options, [String: String], Console) throws(CLIError) -> any Display = {
+    (o, environment, console) throws(CLIError) in try Displays.open(o, environment: environment, console: console)
+  }
 
   public init(
     console: Console = .standard, environment: [String: String]? = nil,
@@ -58,15 +63,19 @@ public struct App {
     case .layouts: try layouts()
     case .inspect: try inspect(o)
     case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), now: now())
-    case .run: try LiveRun(options: o, console: console, environment: environment, now: now, stop: stop).run()
+    case .run:
+      try LiveRun(
+        options: o, console: console, environment: environment, now: now, stop: stop, openDisplay: openDisplay
+      ).run()
     }
   }
 
   func inspect(_ o: Options) throws(CLIError) {
     let wall = now()
     let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
+    // As of `--at` when it is given: staleness is judged at that moment, as `snapshot` draws it.
     let json = InspectReport.json(
-      state: load.state, at: load.at, now: now(), zone: o.timeZone ?? .current, unit: o.unit,
+      state: load.state, at: load.at, now: o.at ?? now(), zone: o.timeZone ?? .current, unit: o.unit,
       activeSprint: o.activeSprint, flowDays: o.flowDays, afterAt: load.tally.afterAsOf > 0 ? load.tally.afterAsOf : nil
     )
     console.out(json.serialized(pretty: true))

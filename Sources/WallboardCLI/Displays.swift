@@ -1,3 +1,5 @@
+internal import DRMDisplay
+internal import DisplayCore
 internal import Foundation
 internal import FramebufferDisplay
 internal import PNG
@@ -5,61 +7,29 @@ internal import Raster
 internal import SDLDisplay
 internal import TerminalDisplay
 
-/// What the user asked of the board through its window or terminal.
-enum DisplayEvent: Equatable {
-  case quit, nextTheme, previousTheme, nextVariant, nextPage, previousPage, toggleFullscreen, toggleDiagnostics
-  case redraw
-  case resized(Int, Int)
-}
-
-/// Where `run` draws: an SDL window, the framebuffer, a terminal, a PNG file, or plain text.
-final class Displays {
-  enum Kind {
-    case sdl(SDLWindow)
-    case fb(Framebuffer, ConsoleGuard?)
-    case term(TerminalDisplay)
-    case png(String)
-    case text
-  }
-  let kind: Kind
-  /// The screen's size in pixels; the board is drawn at its `Screen.canvasSize` (before `--rotate`).
-  private(set) var size: (width: Int, height: Int)
-  /// Whether the board fills a whole screen (for `--pixel-shift auto`).
-  let fillsScreen: Bool
-  /// The `png:` display's encoder: it re-deflates only the bands of rows that changed.
-  private var pngEncoder = PNGEncoder()
-
-  /// The shortest time between two frames: a 30th of a second on a screen; a second for a `png:`
-  /// file, each of which is a whole file written (and read by whoever watches it).
-  var minimumFrameInterval: Double {
-    if case .png = kind { return 1 }
-    return 1.0 / 30
-  }
-
-  /// How often the run loop looks at the display's events while idle: a window's keys and a
-  /// terminal's size ten times a second (a key is taken within a tenth of a second); the
-  /// framebuffer and a file have none, and the loop wakes only for its frame, an input, a stop
-  /// or a reload (within a quarter of a second).
-  var eventInterval: Double {
-    switch kind {
-    case .sdl, .term: return 0.1
-    case .fb, .png, .text: return 0.25
-    }
-  }
-
-  private init(kind: Kind, size: (width: Int, height: Int), fillsScreen: Bool) {
-    self.kind = kind
-    self.size = size
-    self.fillsScreen = fillsScreen
-  }
-
+/// Opens the display `--display` names: an SDL window, the framebuffer, a terminal, a PNG file or
+/// the text board, each a `Display`.
+enum Displays {
   /// Opens the display `--display` names. `auto`: SDL when a display server is named and
-  /// answers (one that does not is said on stderr), else the framebuffer when it is writable,
-  /// else the terminal when standard output is one, else the text board.
-  static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> Displays {
+  /// answers (one that does not is said on stderr); else, on a console, DRM/KMS when
+  /// `/dev/dri/card0` is writable and has a connected output, then the framebuffer when
+  /// `/dev/fb0` is writable; else the terminal when standard output is one, else the text board.
+  static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> any Display {
     var choice = o.display
-    /// What `auto` takes without a display server.
+    /// What `auto` takes without a display server, after DRM.
     func consoleChoice() -> String { access("/dev/fb0", W_OK) == 0 ? "fb" : isatty(1) == 1 ? "term" : "text" }
+    if choice == "auto" && !SDLWindow.displayAvailable(environment: environment) && access("/dev/dri/card0", W_OK) == 0
+    {
+      // DRM first on a console; a device without an output (a render-only GPU) gives way.
+      do throws(CLIError) {
+        return try open(o, choosing: "drm", environment: environment, console: console)
+      } catch {
+        console.error(
+          "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display \(consoleChoice())"
+        )
+        choice = consoleChoice()
+      }
+    }
     if choice == "auto" {
       if SDLWindow.displayAvailable(environment: environment) {
         // A display server is named; if it cannot be reached, `auto` goes on to the console.
@@ -81,36 +51,38 @@ final class Displays {
   /// Opens the display `choice` names (not `auto`).
   private static func open(
     _ o: Options, choosing choice: String, environment: [String: String], console: Console
-  ) throws(CLIError) -> Displays {
+  ) throws(CLIError) -> any Display {
+    if o.mode != nil && o.display != "auto" && choice != "drm" && !choice.hasPrefix("drm:") {
+      throw .usage("--mode is for --display drm")
+    }
     if choice == "fb" || choice.hasPrefix("fb:") {
       let device = choice == "fb" ? "/dev/fb0" : String(choice.dropFirst(3))
       if let g = o.fbGeometry {
         // A file standing in for the device: no ioctls, no console.
         do {
-          let fb = try Framebuffer.open(file: device, geometry: (g.width, g.height, g.bpp))
-          return Displays(kind: .fb(fb, nil), size: fb.size, fillsScreen: true)
+          return FramebufferScreen(try Framebuffer.open(file: device, geometry: (g.width, g.height, g.bpp)))
         } catch {
           throw .runtime(error.description)
         }
       }
       let fb: Framebuffer
       do { fb = try Framebuffer.open(device: device) } catch { throw .runtime(error.description) }
-      guard Canvas.frameFits(width: fb.size.width, height: fb.size.height) else {
-        throw .runtime(
-          "\(device): \(fb.size.width)x\(fb.size.height) is larger than the board draws "
-            + "(\(Canvas.maxFrameSide) a side, \(Canvas.maxFramePixels) pixels in all)")
-      }
-      var guardian: ConsoleGuard?
-      do { guardian = try ConsoleGuard() } catch {
-        console.error("wallboard: the console stays in text mode: \(error)")
-      }
-      return Displays(kind: .fb(fb, guardian), size: fb.size, fillsScreen: true)
+      try checkFits(fb.size, device: device)
+      return OnConsole(
+        FramebufferScreen(fb), console: console,
+        label: "\(device): \(fb.size.width)x\(fb.size.height), \(fb.format.bitsPerPixel) bits a pixel"
+          + (fb.isDoubleBuffered ? ", two pages" : ""))
+    }
+    if choice == "drm" || choice.hasPrefix("drm:") {
+      let device = choice == "drm" ? "/dev/dri/card0" : String(choice.dropFirst(4))
+      let screen: DRMScreen
+      do { screen = try DRMScreen.open(device: device, mode: o.mode) } catch { throw .runtime(error.description) }
+      return OnConsole(screen, console: console, label: "\(device): \(screen.summary)")
     }
     switch choice {
     case "sdl":
       do {
-        let w = try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true)
-        return Displays(kind: .sdl(w), size: w.pixelSize, fillsScreen: o.size == nil)
+        return try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true)
       } catch {
         guard error.invisibleDriver != nil else { throw .runtime("cannot open the SDL window: \(error)") }
         let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : "DISPLAY=\($0) could not be opened" }
@@ -129,100 +101,101 @@ final class Displays {
       // Ctrl-C is the way out of the terminal view: the run loop returns and `close()` leaves
       // the terminal as it was found; a second Ctrl-C (a hung loop) restores it from the handler.
       t.armEmergencyRestore()
-      return Displays(kind: .term(t), size: t.canvasSize(), fillsScreen: false)
+      return TerminalScreen(t)
     case "text":
-      return Displays(kind: .text, size: (0, 0), fillsScreen: false)
+      return TextDisplay(console: console)
     case let c where c.hasPrefix("png:"):
       try Snapshot.checkOutput(String(c.dropFirst(4)), option: "--display png:")
-      return Displays(kind: .png(String(c.dropFirst(4))), size: o.size ?? (1920, 1080), fillsScreen: false)
+      return PNGFileDisplay(path: String(c.dropFirst(4)), size: o.size ?? (1920, 1080))
     default:
-      throw .runtime("--display \(choice) is not one of auto, sdl, fb[:DEVICE], term, text, png:PATH")
+      throw .runtime("--display \(choice) is not one of \(OptionTable.displays)")
     }
   }
 
-  /// Whether `show` can move the frame itself (`offset`): the framebuffer converts each row from
-  /// where it is, so a moved board needs no moved copy of itself.
-  var movesFrames: Bool {
-    if case .fb = kind { return true }
-    return false
-  }
-
-  /// Shows a frame; `dirty` are the rectangles that changed (nil: everything). `offset` moves it
-  /// (the uncovered edge in `background`), on a display that `movesFrames` only.
-  func show(
-    _ canvas: Canvas, dirty: [IRect]?, offset: (dx: Int, dy: Int) = (0, 0), background: RGBA = RGBA(r: 0, g: 0, b: 0)
-  ) throws(CLIError) {
-    precondition(offset == (0, 0) || movesFrames, "this display does not move frames")
-    switch kind {
-    case .sdl(let w):
-      do {
-        if let dirty { try w.present(canvas, rects: dirty) } else { try w.present(canvas) }
-      } catch {
-        throw .runtime("cannot present the frame: \(error)")
-      }
-    case .fb(let fb, _):
-      fb.present(canvas, dirty: dirty ?? [canvas.bounds], offset: offset, fill: background)
-    case .term(let t):
-      do { try t.present(canvas) } catch { throw .runtime("cannot write to the terminal: \(error)") }
-    case .png(let path):
-      do {
-        try PNG.write(png: pngEncoder.encode(canvas, changed: dirty), to: path)
-      } catch {
-        throw .runtime("cannot write \(path): \(error)")
-      }
-    case .text: break
+  /// Refuses a screen larger than the board draws.
+  static func checkFits(_ size: (width: Int, height: Int), device: String) throws(CLIError) {
+    guard Canvas.frameFits(width: size.width, height: size.height) else {
+      throw .runtime(
+        "\(device): \(size.width)x\(size.height) is larger than the board draws "
+          + "(\(Canvas.maxFrameSide) a side, \(Canvas.maxFramePixels) pixels in all)")
     }
   }
+}
 
-  /// Turns the screen off (FBIOBLANK on the framebuffer); false when this display cannot, and
-  /// the caller shows black instead.
-  func blank(_ on: Bool) -> Bool {
-    guard case .fb(let fb, _) = kind else { return false }
-    return (try? fb.blank(on)) != nil
+/// A display on the Linux console: the console is switched to graphics mode while it shows the
+/// board (no text, no cursor over it) and put back when it closes. When the console cannot be
+/// had (no `/dev/tty0`, not allowed), the board still shows, and stderr says why the console
+/// stays in text mode.
+///
+/// Its first frame is said on stderr (the journal, under systemd) with the device, its mode and
+/// the time since the process started: "wallboard: /dev/dri/card0: Virtual-1 1024x768@60,
+/// XRGB8888, page flips; first frame 212 ms after start".
+final class OnConsole: Display {
+  let inner: any Display
+  private let guardian: ConsoleGuard?
+  private let console: Console
+  private let label: String
+  private var shown = false
+
+  init(_ inner: any Display, console: Console, label: String) {
+    self.inner = inner
+    self.console = console
+    self.label = label
+    var g: ConsoleGuard?
+    do { g = try ConsoleGuard() } catch { console.error("wallboard: the console stays in text mode: \(error)") }
+    guardian = g
   }
 
-  /// Window and terminal events since the last call, without waiting.
-  func events() -> [DisplayEvent] {
-    switch kind {
-    case .sdl(let w):
-      return w.pollEvents().compactMap { e -> DisplayEvent? in
-        switch e {
-        case .quit: return .quit
-        case .key(.q, _), .key(.escape, _): return .quit
-        case .key(.t, let shift): return shift ? .previousTheme : .nextTheme
-        case .key(.v, _): return .nextVariant
-        case .key(.left, _): return .previousPage
-        case .key(.right, _): return .nextPage
-        case .key(.f, _): return .toggleFullscreen
-        case .key(.d, _): return .toggleDiagnostics
-        case .resized(let width, let height):
-          size = (width, height)
-          return .resized(width, height)
-        case .exposed: return .redraw
-        default: return nil
-        }
-      }
-    case .term(let t):
-      if t.checkResize() {
-        size = t.canvasSize()
-        return [.resized(size.width, size.height)]
-      }
-      return []
-    default:
-      return []
-    }
+  var size: (width: Int, height: Int) { inner.size }
+  var traits: DisplayTraits { inner.traits }
+  func present(_ frame: DisplayFrame) throws(DisplayError) {
+    try inner.present(frame)
+    guard !shown else { return }
+    shown = true
+    let since = ProcessStart.secondsSince().map { "; first frame \(Int(($0 * 1000).rounded())) ms after start" } ?? ""
+    console.error("wallboard: \(label)\(since)")
   }
-
-  func toggleFullscreen() {
-    if case .sdl(let w) = kind { try? w.setFullscreen(!w.isFullscreen) }
-  }
-
-  /// Puts the terminal or the console back as it was.
+  func setPower(_ on: Bool) -> Bool { inner.setPower(on) }
+  func events() -> [DisplayEvent] { inner.events() }
   func close() {
-    switch kind {
-    case .term(let t): try? t.close()
-    case .fb(_, let g): g?.restore()
-    default: break
+    inner.close()
+    guardian?.restore()
+  }
+}
+
+/// `--display png:PATH`: each frame replaces a PNG file (written beside it, then renamed), at
+/// most once a second: each is a whole file, read by whoever watches it. The encoder re-deflates
+/// only the bands of rows that changed.
+final class PNGFileDisplay: Display {
+  let path: String
+  let size: (width: Int, height: Int)
+  private var encoder = PNGEncoder()
+
+  init(path: String, size: (width: Int, height: Int)) {
+    self.path = path
+    self.size = size
+  }
+
+  var traits: DisplayTraits { DisplayTraits(fillsScreen: false, minimumFrameInterval: 1) }
+
+  func present(_ frame: DisplayFrame) throws(DisplayError) {
+    do {
+      try PNG.write(png: encoder.encode(frame.canvas, changed: frame.dirty), to: path)
+    } catch {
+      throw DisplayError("cannot write \(path): \(error)")
     }
   }
+}
+
+/// `--display text`: the board as plain text on standard output, redrawn on a change and once a
+/// second. It draws no pixels.
+final class TextDisplay: Display {
+  let console: Console
+
+  init(console: Console) { self.console = console }
+
+  var size: (width: Int, height: Int) { (0, 0) }
+  var traits: DisplayTraits { DisplayTraits(fillsScreen: false, drawsPixels: false) }
+
+  func present(_ frame: DisplayFrame) throws(DisplayError) { console.out("\u{1B}[H\u{1B}[2J" + frame.text()) }
 }

@@ -14,6 +14,8 @@ final class Inbox: @unchecked Sendable {
   private var closed = false
   private var mostQueued = 0
   private var waitCount = 0
+  /// Woken when the first input of a batch arrives; the run loop sleeps on it.
+  let wakeup = Wakeup()
   /// The most inputs ever queued at once.
   var highWater: Int { condition.withLock { mostQueued } }
   /// How many times a source had to wait for room.
@@ -31,6 +33,7 @@ final class Inbox: @unchecked Sendable {
     if items.count >= capacity && !closed { waitCount += 1 }
     while items.count >= capacity && !closed { condition.wait() }
     guard !closed else { return }
+    if items.isEmpty { wakeup.signal() }
     items.append(i)
     mostQueued = max(mostQueued, items.count)
     if case .connection = i {} else { lastNews = Date() }
@@ -58,10 +61,11 @@ final class Inbox: @unchecked Sendable {
   /// When the last event or rejected line arrived (connection changes do not count).
   var lastNewsAt: Date { condition.withLock { lastNews } }
 
-  /// Waits until an input arrives or `timeout` seconds pass.
+  /// Waits until an input arrives, the wakeup is signalled otherwise (a stop or reload signal,
+  /// a changed file) or `timeout` seconds pass.
   func wait(timeout: Double) {
-    condition.lock()
-    if items.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
-    condition.unlock()
+    if condition.withLock({ !items.isEmpty }) { return }
+    // An input put after that look signalled the wakeup, which then returns at once.
+    wakeup.wait(timeout: timeout)
   }
 }

@@ -1,3 +1,4 @@
+internal import DisplayCore
 internal import EventSources
 internal import Foundation
 internal import Journal
@@ -25,6 +26,8 @@ struct LiveRun {
   let now: @Sendable () -> Instant
   /// What stops the loops and asks for a reload (SIGTERM/SIGINT, SIGHUP).
   var stop = StopRequest.never
+  /// Opens the display the options name (the tests' in-memory one in tests).
+  var openDisplay: (Options, [String: String], Console) throws(CLIError) -> any Display
 
   func run() throws(CLIError) {
     stop.arm()
@@ -74,29 +77,31 @@ struct LiveRun {
     // The board's clock: the simulation's when every source is simulated, else the real one.
     let boardTime = sources.clock(real: now)
 
-    let display = try Displays.open(options, environment: environment, console: console)
+    let display = try openDisplay(options, environment, console)
     defer { display.close() }
-    if case .text = display.kind {
-      try runText(inbox: inbox, store: &store, zone: settings.zone, boardTime: boardTime)
-      return
-    }
-    let resources = try Resources.locate(environment: environment)
-    var scene = try Scene.load(options, resources: resources)
+    let traits = display.traits
+    // The text board needs no fonts, themes or layout.
+    let resources = traits.drawsPixels ? try Resources.locate(environment: environment) : nil
+    var scene = try resources.map { r throws(CLIError) in try Scene.load(options, resources: r) }
     var board = Canvas(width: 16, height: 16)
     func screen() -> Screen { Screen(width: display.size.width, height: display.size.height, rotation: options.rotate) }
     func makeCanvas() -> Canvas {
       let (w, h) = screen().canvasSize
-      return Canvas(width: max(16, w), height: max(16, h), background: scene.theme.bg)
+      return Canvas(width: max(16, w), height: max(16, h), background: scene?.theme.bg ?? RGBA(r: 0, g: 0, b: 0))
     }
-    board = makeCanvas()
-    var timer = PageTimer(durations: scene.renderer.layout.pages.map(\.duration), now: monotonic())
+    if traits.drawsPixels { board = makeCanvas() }
+    let pages = scene.map { $0.renderer.layout.pages.map(\.duration) } ?? [0]
+    var timer = PageTimer(durations: pages, now: monotonic())
     var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
     var diagnostics = Diagnostics(enabled: settings.diagnostics)
-    var reload = ReloadWatch(options: options, resources: resources, hangup: stop.takeHangup)
-    var stateChanged = true
-    var lastFrame = Date.distantPast
-    var lastPresented: (dx: Int, dy: Int, night: NightSchedule.State, background: RGBA)?
+    inbox.wakeup.takeSignals()
+    var reload = resources.map { r in
+      ReloadWatch(options: options, resources: r, hangup: stop.takeHangup, wake: { [inbox] in inbox.wakeup.signal() })
+    }
+    var scheduler = FrameScheduler(
+      minimumInterval: traits.minimumFrameInterval, pollInterval: traits.eventPollInterval,
+      rotated: options.rotate != 0, movesFrames: traits.movesFrames)
     var lastPanel: IRect?
     /// What the screen shows when it is not the board itself (turned, dimmed, or moved on a
     /// display that cannot move frames): kept, so that a frame where little changed redoes only
@@ -108,7 +113,7 @@ struct LiveRun {
       if !inputs.isEmpty {
         let t = boardTime()
         for i in inputs { store.apply(i, at: t) }
-        stateChanged = true
+        scheduler.changed()
       }
       diagnostics.count(inputs)
       diagnostics.journal = writer?.status
@@ -116,35 +121,37 @@ struct LiveRun {
       for event in display.events() {
         switch event {
         case .quit: return
-        case .nextTheme: scene.cycleTheme(1)
-        case .previousTheme: scene.cycleTheme(-1)
-        case .nextVariant: scene.cycleVariant()
+        case .nextTheme: scene?.cycleTheme(1)
+        case .previousTheme: scene?.cycleTheme(-1)
+        case .nextVariant: scene?.cycleVariant()
         case .nextPage: timer.turn(1, now: monotonic())
         case .previousPage: timer.turn(-1, now: monotonic())
         case .toggleFullscreen: display.toggleFullscreen()
         case .toggleDiagnostics:
           diagnostics.enabled.toggle()
-          scene.renderer.invalidate()
+          scene?.renderer.invalidate()
         case .resized:
           board = makeCanvas()
-          scene.renderer.invalidate()
+          scene?.renderer.invalidate()
           screenFrame = nil
+          scheduler.invalidate()
         case .redraw:
           // The window lost its pixels: the next frame is drawn and presented whole.
-          scene.renderer.invalidate()
+          scene?.renderer.invalidate()
           screenFrame = nil
+          scheduler.invalidate()
         }
-        stateChanged = true
+        scheduler.changed()
       }
-      if timer.tick(now: monotonic()) { stateChanged = true }
-      scene.renderer.show(page: timer.page)
-      if let message = reload.check(&scene) {
-        timer.durations = scene.renderer.layout.pages.map(\.duration)
+      if timer.tick(now: monotonic()) { scheduler.changed() }
+      scene?.renderer.show(page: timer.page)
+      if scene != nil, let message = reload?.check(&scene!) {
+        timer.durations = scene!.renderer.layout.pages.map(\.duration)
         diagnostics.reloadMessage = message.isEmpty ? nil : message
-        scene.renderer.invalidate()
+        scene?.renderer.invalidate()
         // The zone, unit, night, burn-in protection and panel follow the config too (the panel
         // only when the file changed it: the d key's choice stands until then).
-        let fresh = LiveSettings(reload.latest)
+        let fresh = LiveSettings(reload!.latest)
         if fresh.diagnostics != settings.diagnostics { diagnostics.enabled = fresh.diagnostics }
         night.rules = fresh.night.compactMap { try? NightSchedule.parse(rule: $0) }
         if fresh.sprints != settings.sprints {
@@ -153,102 +160,99 @@ struct LiveRun {
           for input in declared.inputs(at: now()) { store.apply(input, at: boardTime()) }
         }
         settings = fresh
-        stateChanged = true
+        scheduler.changed()
       }
 
-      let sinceFrame = Date().timeIntervalSince(lastFrame)
-      if (stateChanged && sinceFrame >= display.minimumFrameInterval) || sinceFrame >= 1 {
-        let wall = now()
-        let started = Date()
-        let frame = FrameModel(
-          state: store.state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
-          reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays,
-          restoredFrom: store.restoredFrom)
-        // The panel goes where it covers neither the clock nor the banner. One that moved, changed
-        // size or went away leaves nothing behind: the frame is then drawn in full.
-        let panelText = diagnostics.visible ? diagnostics.lines : []
-        let panel =
-          diagnostics.visible
-          ? diagnostics.panel(
-            for: panelText, width: board.width, height: board.height, scene: scene, bannerShown: frame.banner != nil)
-          : nil
-        if panel?.enclosing != lastPanel { scene.renderer.invalidate() }
-        lastPanel = panel?.enclosing
-        var dirty = scene.draw(frame, into: &board)
-        if let panel { dirty.append(diagnostics.draw(panelText, in: panel, on: &board, scene: &scene)) }
-        diagnostics.frameTime = Date().timeIntervalSince(started)
-
-        // What reaches the screen: rotated, moved against burn-in, dimmed or blanked at night.
-        let nightState = night.state(at: wall, zone: settings.zone)
-        let offset =
-          settings.shifts(fillsScreen: display.fillsScreen)
-          ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
-        let changedLook =
-          lastPresented.map {
-            $0.dx != offset.0 || $0.dy != offset.1 || $0.night != nightState || $0.background != scene.theme.bg
-          } ?? true
-        if !dirty.isEmpty || changedLook {
-          if options.rotate == 0 && nightState == .day && (offset == (0, 0) || display.movesFrames) {
+      let wall = now()
+      // What reaches the screen besides the board: moved against burn-in, dimmed or blanked.
+      let offset =
+        settings.shifts(fillsScreen: traits.fillsScreen)
+        ? shift.offset(at: wall, width: display.size.width, height: display.size.height) : (0, 0)
+      let look = FrameScheduler.Look(
+        offset: .init(dx: offset.0, dy: offset.1), night: night.state(at: wall, zone: settings.zone),
+        background: scene?.theme.bg ?? RGBA(r: 0, g: 0, b: 0))
+      if let plan = scheduler.plan(at: monotonic(), look: look) {
+        if !traits.drawsPixels {
+          let (state, at, zone, restored) = (store.state, boardTime(), settings.zone, store.restoredFrom)
+          try present(
+            DisplayFrame(canvas: board, dirty: nil) { [options] in
+              TextBoard.render(
+                state: state, at: at, now: wall, zone: zone, unit: options.unit,
+                activeSprint: options.activeSprint, flowDays: options.flowDays, restoredFrom: restored)
+            }, on: display)
+        } else if plan.draw, scene != nil {
+          let started = Date()
+          let frame = FrameModel(
+            state: store.state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
+            reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays,
+            restoredFrom: store.restoredFrom)
+          // Taken out while it draws, so that it is the one reference (never copied).
+          var drawn = scene!
+          scene = nil
+          // The panel goes where it covers neither the clock nor the banner. One that moved,
+          // changed size or went away leaves nothing behind: the frame is then drawn in full.
+          let panelText = diagnostics.visible ? diagnostics.lines : []
+          let panel =
+            diagnostics.visible
+            ? diagnostics.panel(
+              for: panelText, width: board.width, height: board.height, scene: drawn, bannerShown: frame.banner != nil)
+            : nil
+          if panel?.enclosing != lastPanel { drawn.renderer.invalidate() }
+          lastPanel = panel?.enclosing
+          var dirty = drawn.draw(frame, into: &board)
+          if let panel { dirty.append(diagnostics.draw(panelText, in: panel, on: &board, scene: &drawn)) }
+          diagnostics.frameTime = Date().timeIntervalSince(started)
+          let bg = drawn.theme.bg
+          let night = look.night
+          switch plan.path {
+          case .board(let whole):
             // The board itself, moved by the display where it must be (the framebuffer).
             screenFrame = nil
-            try display.show(board, dirty: changedLook ? nil : dirty, offset: offset, background: scene.theme.bg)
-          } else if !changedLook, var out = screenFrame, out.width == display.size.width,
-            out.height == display.size.height
-          {
-            // The same turn, offset and night as the last frame: only what changed is redone.
-            screenFrame = nil  // `out` is the one reference: updated in place, not copied
-            let rects = screen().update(&out, from: board, dirty: dirty, offset: offset, night: nightState)
-            if !rects.isEmpty { try display.show(out, dirty: rects) }
+            if whole || !dirty.isEmpty {
+              try present(
+                DisplayFrame(canvas: board, dirty: whole ? nil : dirty, offset: offset, background: bg), on: display)
+              diagnostics.framePresented()
+            }
+          case .screen(whole: false):
+            if var out = screenFrame, out.width == display.size.width, out.height == display.size.height {
+              // The same turn, offset and night as the last frame: only what changed is redone.
+              screenFrame = nil  // `out` is the one reference: updated in place, not copied
+              let rects = screen().update(&out, from: board, dirty: dirty, offset: offset, night: night)
+              if !rects.isEmpty {
+                try present(DisplayFrame(canvas: out, dirty: rects), on: display)
+                diagnostics.framePresented()
+              }
+              screenFrame = out
+              break
+            }
+            fallthrough
+          case .screen:
+            let out = screen().frame(for: board, offset: offset, night: night, background: bg)
+            try present(DisplayFrame(canvas: out, dirty: nil), on: display)
+            diagnostics.framePresented()
             screenFrame = out
-          } else {
-            let out = screen().frame(for: board, offset: offset, night: nightState, background: scene.theme.bg)
-            try display.show(out, dirty: nil)
-            screenFrame = out
+          case .none:
+            break
           }
-          if lastPresented?.night != nightState {
-            // The framebuffer can switch the screen off at night (FBIOBLANK).
-            _ = display.blank(nightState == .blank)
-          }
-          diagnostics.framePresented()
-          lastPresented = (offset.0, offset.1, nightState, scene.theme.bg)
+          scene = drawn
         }
-        lastFrame = Date()
-        stateChanged = false
+        if let on = plan.power {
+          let done = display.setPower(on)
+          if !on { scheduler.powered(off: done) }
+        }
       }
-      // An input wakes the wait at once. Otherwise it lasts until the next frame is due (a change
-      // held back by the frame rate, or the clock and the ages once a second), or the next look
-      // at a window's or terminal's events; a stop or a reload is seen within a quarter second.
-      let since = Date().timeIntervalSince(lastFrame)
-      let nextFrame = (stateChanged ? display.minimumFrameInterval : 1) - since
-      inbox.wait(timeout: max(0.005, min(nextFrame, display.eventInterval)))
+      // An input, a signal or a changed file wakes the wait at once. Otherwise it lasts until
+      // the next frame is due (a change held back by the frame rate, or the clock and the ages
+      // once a second), the next page turn, or the next look at a window's or terminal's events.
+      let t = monotonic()
+      inbox.wait(timeout: scheduler.wake(at: t, pageTurn: timer.nextTurn) - t)
     }
+  }
+
+  /// Presents `frame`, a failure ending the run with its message.
+  private func present(_ frame: DisplayFrame, on display: any Display) throws(CLIError) {
+    do { try display.present(frame) } catch { throw .runtime(error.message) }
   }
 
   func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-  /// The text board, redrawn on change and once a second, until a stop. (SIGHUP does nothing
-  /// here: the text board has no layout or theme to reload.)
-  func runText(
-    inbox: Inbox, store: inout BoardStore, zone: Zone, boardTime: @Sendable () -> Instant
-  ) throws(CLIError) {
-    var lastDraw = Date.distantPast
-    var dirty = true
-    while stop.requested() == nil {
-      let inputs = inbox.take()
-      if !inputs.isEmpty {
-        let t = boardTime()
-        for i in inputs { store.apply(i, at: t) }
-        dirty = true
-      }
-      if dirty || Date().timeIntervalSince(lastDraw) >= 1 {
-        let text = TextBoard.render(
-          state: store.state, at: boardTime(), now: now(), zone: zone, unit: options.unit,
-          activeSprint: options.activeSprint, flowDays: options.flowDays, restoredFrom: store.restoredFrom)
-        console.out("\u{1B}[H\u{1B}[2J" + text)
-        lastDraw = Date()
-        dirty = false
-      }
-      inbox.wait(timeout: 1.0 / 30)
-    }
-  }
 }

@@ -1,3 +1,4 @@
+internal import DRMDisplay
 internal import EventSources
 internal import Kiosk
 internal import Projections
@@ -15,7 +16,7 @@ struct OptionSpec: Sendable {
 }
 
 enum OptionTable {
-  static let displays = "auto, sdl, fb[:DEVICE], term, text, png:PATH"
+  static let displays = "auto, sdl, drm[:DEVICE], fb[:DEVICE], term, text, png:PATH"
   /// The frame cap, for messages: `Canvas.maxFrameSide` and `Canvas.maxFramePixels`.
   static let frameCap = "at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
 
@@ -43,13 +44,23 @@ enum OptionTable {
       o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
     },
     OptionSpec(
-      name: "--display", value: "auto|sdl|fb[:DEVICE]|term|text|png:PATH",
+      name: "--display", value: "auto|sdl|drm[:DEVICE]|fb[:DEVICE]|term|text|png:PATH",
       help: "where `run` draws; default auto; sdl is full screen (window manager or not) and exits 1 with no display"
     ) { o, v throws(CLIError) in
       let ok =
-        ["auto", "sdl", "fb", "term", "text"].contains(v) || v.hasPrefix("fb:") || (v.hasPrefix("png:") && v.count > 4)
+        ["auto", "sdl", "drm", "fb", "term", "text"].contains(v) || (v.hasPrefix("fb:") && v.count > 3)
+        || (v.hasPrefix("drm:") && v.count > 4) || (v.hasPrefix("png:") && v.count > 4)
       guard ok else { throw .usage("--display: \"\(v)\" is not one of \(displays)") }
       o.display = v
+    },
+    OptionSpec(
+      name: "--mode", value: "WxH[@HZ]",
+      help: "the mode for --display drm instead of the screen's preferred one, e.g. 1920x1080@60"
+    ) { o, v throws(CLIError) in
+      guard let m = DRMModeRequest(parsing: v) else {
+        throw .usage("--mode: \"\(v)\" is not WxH or WxH@HZ (sides 1 to 16384, a refresh of 1 to 1000 Hz)")
+      }
+      o.mode = m
     },
     OptionSpec(
       name: "--fb-geometry", value: "WxHxBPP",

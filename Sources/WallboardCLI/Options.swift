@@ -1,3 +1,4 @@
+internal import DRMDisplay
 public import EventSources
 public import Projections
 public import WallboardCore
@@ -16,6 +17,8 @@ public struct Options: Sendable {
   public var variant = "default"
   public var display = "auto"
   public var fbGeometry: (width: Int, height: Int, bpp: Int)?
+  /// `--mode`: the DRM display's mode instead of the preferred one.
+  var mode: DRMModeRequest?
   public var rotate = 0
   public var scale = 1.0
   public var size: (width: Int, height: Int)?

@@ -18,12 +18,16 @@ struct ReloadWatch {
   /// Whether SIGHUP asked for a reload since the last call (`StopRequest.takeHangup`).
   private let hangup: @Sendable () -> Bool
 
-  init(options: Options, resources: Resources, hangup: @escaping @Sendable () -> Bool = { false }) {
+  /// - Parameter wake: called on the watcher's thread when a file changed (wakes the run loop).
+  init(
+    options: Options, resources: Resources, hangup: @escaping @Sendable () -> Bool = { false },
+    wake: @escaping @Sendable () -> Void = {}
+  ) {
     self.options = options
     self.resources = resources
     self.latest = options
     self.hangup = hangup
-    files = ReloadFiles()
+    files = ReloadFiles(wake: wake)
     files.watch(Self.watched(options, resources: resources))
   }
 
@@ -75,10 +79,13 @@ final class ReloadFiles {
   }
   private let shared = Shared()
 
-  init() {
+  init(wake: @escaping @Sendable () -> Void = {}) {
     let t = Thread { [shared] in
       while !shared.lock.withLock({ shared.stopped }) {
-        if !shared.watcher.wait(timeout: 60).isEmpty { shared.lock.withLock { shared.changed = true } }
+        if !shared.watcher.wait(timeout: 60).isEmpty {
+          shared.lock.withLock { shared.changed = true }
+          wake()
+        }
       }
     }
     t.name = "wallboard reload"

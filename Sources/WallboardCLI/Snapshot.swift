@@ -14,9 +14,11 @@ enum Snapshot {
     let size = o.size ?? (1920, 1080)
     let screen = Screen(width: size.width, height: size.height, rotation: o.rotate)
     let zone = o.timeZone ?? .current
-    // The moment shown is `at`; staleness and "12 s ago" are real time.
+    // The moment shown is `at`. With `--at`, everything is as of that moment: the ages, the
+    // staleness and the live dot's pulse, so the same `--at` gives the same pixels every time;
+    // without it, the ages and the staleness are real time.
     let frame = FrameModel(
-      state: load.state, at: load.at, now: now, zone: zone, unit: o.unit, activeSprint: o.activeSprint,
+      state: load.state, at: load.at, now: o.at ?? now, zone: zone, unit: o.unit, activeSprint: o.activeSprint,
       flowDays: o.flowDays)
     let (width, height) = screen.canvasSize
     var board = Canvas(width: width, height: height, background: scene.theme.bg)

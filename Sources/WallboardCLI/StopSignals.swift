@@ -32,6 +32,7 @@ public enum StopSignals {
     _ = hangupFlag.load(ordering: .relaxed)
     _ = ConsoleGuard.isActive
     _ = TerminalDisplay.emergencyRestoreArmed
+    _ = Wakeup.signalled.load(ordering: .relaxed)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = stopSignalHandler
     // One handler at a time: a signal arriving while another is handled waits for it.
@@ -114,5 +115,7 @@ private func endNow(_ signo: Int32) {
 private let stopSignalHandler: @convention(c) (Int32) -> Void = { signo in
   let saved = errno
   if StopSignals.receive(signo, stop: stopSignal, hangup: hangupFlag) == .endNow { endNow(signo) }
+  // The run loop sleeps until its next deadline: a stop or reload wakes it now.
+  Wakeup.signal(Wakeup.signalled.load(ordering: .sequentiallyConsistent))
   errno = saved
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalDisplay
 import TestSupport
 import Testing
 
@@ -47,7 +48,7 @@ struct RealStopSignalTests {
     o.display = "term"
     o.size = (10, 4)
     let quiet = Console(out: { _ in }, error: { _ in })
-    guard let display = try? Displays.open(o, environment: [:], console: quiet), case .term = display.kind else {
+    guard let display = try? Displays.open(o, environment: [:], console: quiet), display is TerminalScreen else {
       exit(90)
     }
     withExtendedLifetime(display) {

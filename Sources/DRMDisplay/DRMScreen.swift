@@ -1,0 +1,324 @@
+public import DisplayCore
+public import FramebufferDisplay
+internal import Glibc
+internal import Raster
+
+/// The board on DRM/KMS: a connected connector in its preferred mode (or the one `--mode`
+/// asks for), a CRTC that can drive it, and two dumb buffers the CPU writes, shown in turn by
+/// page flips at the vertical blank: no tearing, and no busy waiting (the next frame waits in
+/// `poll` for the last flip's event).
+///
+/// Only the rows a frame changed are converted: the hidden buffer last held the frame before
+/// the previous one, so it gets the rows changed in either of the last two frames. Like the
+/// framebuffer, it moves a frame itself (burn-in protection) as it converts the rows.
+///
+/// The first frame sets the mode (`drmModeSetCrtc`); what the CRTC showed before (the
+/// console's framebuffer, usually) is put back on `close()`. Should the process die without
+/// closing, the kernel gives the console its mode back when the device's last user is gone.
+///
+/// **Night.** `setPower` switches the connector's `DPMS` property: a monitor or TV goes to
+/// standby, and comes back with the board on it.
+///
+/// **Threads.** Not `Sendable`: open it, present on it and close it on one thread.
+public final class DRMScreen: Display {
+  let syscalls: DRMSyscalls
+  /// The device node, for messages.
+  public let device: String
+  let fd: Int32
+  /// The output the board is on.
+  public let connector: DRMConnector
+  /// Its mode.
+  public let mode: DRMModeInfo
+  let crtc: UInt32
+  /// What the CRTC showed before the board, put back on close.
+  let saved: DRMCrtc
+  /// How the buffers' pixels are laid out: XRGB8888, or RGB565 on a device without it.
+  public let format: PixelFormat
+
+  struct Buffer {
+    var dumb: DRMDumbBuffer
+    var framebuffer: UInt32
+    var memory: UnsafeMutableRawPointer
+  }
+  var buffers: [Buffer]
+  /// The buffer on screen.
+  var front = 0
+  /// Whether the mode is set (the first frame is shown).
+  public private(set) var modeSet = false
+  /// Whether a flip was asked for and its event not yet read.
+  var flipPending = false
+  /// Whether each buffer holds a whole frame of the current canvas size, offset and fill.
+  var ready: [Bool]
+  /// The rows the previous frame changed.
+  var previousRows: [Bool] = []
+  var previous: (width: Int, height: Int, dx: Int, dy: Int, fill: RGBA)?
+  /// The connector's DPMS property, nil when it has none.
+  let dpms: UInt32?
+  /// Whether the output is off (DPMS).
+  public private(set) var isOff = false
+  /// Every flip that was shown by a mode set instead, because the driver refused to flip.
+  public private(set) var flipFallbacks = 0
+  private var closed = false
+
+  /// How long a frame waits for the previous flip before it goes on without it.
+  static let flipTimeout = 0.5
+
+  init(
+    syscalls: DRMSyscalls, device: String, fd: Int32, connector: DRMConnector, mode: DRMModeInfo, crtc: UInt32,
+    saved: DRMCrtc, format: PixelFormat, buffers: [Buffer], dpms: UInt32?
+  ) {
+    self.syscalls = syscalls
+    self.device = device
+    self.fd = fd
+    self.connector = connector
+    self.mode = mode
+    self.crtc = crtc
+    self.saved = saved
+    self.format = format
+    self.buffers = buffers
+    self.ready = buffers.map { _ in false }
+    self.dpms = dpms
+  }
+
+  deinit { close() }
+
+  public var size: (width: Int, height: Int) { (mode.width, mode.height) }
+
+  public var traits: DisplayTraits { DisplayTraits(fillsScreen: true, movesFrames: true) }
+
+  /// Whether frames are shown by page flips (two buffers) rather than written into the one shown.
+  public var pageFlips: Bool { buffers.count == 2 }
+
+  /// "Virtual-1 1024x768@60, XRGB8888, page flips".
+  public var summary: String {
+    "\(connector.name) \(mode.label), \(format == .rgb565 ? "RGB565" : "XRGB8888"), "
+      + (pageFlips ? "page flips" : "one buffer")
+  }
+
+  /// Opens `device`, chooses the output, its mode and a CRTC, and makes the buffers. Nothing is
+  /// shown until the first frame.
+  ///
+  /// The output is the first connected connector with a mode. Its mode is the one `request`
+  /// names (the first listed of that size, and refresh when given), else the one the monitor
+  /// prefers, else its first. The CRTC is the one driving the connector now, else the first an
+  /// encoder of it can use.
+  public static func open(
+    device: String, mode request: DRMModeRequest? = nil, syscalls: DRMSyscalls = .live
+  ) throws(DRMError) -> DRMScreen {
+    func call<T>(_ name: String, _ body: () throws(DRMFailure) -> T) throws(DRMError) -> T {
+      do { return try body() } catch { throw .callFailed(device: device, call: name, errno: error.errno) }
+    }
+    let fd = try call("open") { () throws(DRMFailure) in try syscalls.open(device) }
+    var made: [Buffer] = []
+    var opened = false
+    defer {
+      if !opened {
+        for b in made { release(b, fd: fd, syscalls: syscalls) }
+        syscalls.close(fd)
+      }
+    }
+    let resources = try call("drmModeGetResources") { () throws(DRMFailure) in try syscalls.resources(fd) }
+    var connectors: [DRMConnector] = []
+    for id in resources.connectors {
+      connectors.append(try call("drmModeGetConnector") { () throws(DRMFailure) in try syscalls.connector(fd, id) })
+    }
+    guard let connector = connectors.first(where: { $0.connected && !$0.modes.isEmpty }) else {
+      throw .noConnectedOutput(
+        device: device,
+        connectors: connectors.map { "\($0.name) \($0.connected ? "connected, no modes" : "disconnected")" })
+    }
+    let mode: DRMModeInfo
+    if let request {
+      guard let m = connector.modes.first(where: request.matches) else {
+        var seen: [String] = []
+        for m in connector.modes where !seen.contains(m.label) { seen.append(m.label) }
+        throw .noSuchMode(device: device, connector: connector.name, wanted: request.description, available: seen)
+      }
+      mode = m
+    } else {
+      mode = connector.modes.first(where: \.isPreferred) ?? connector.modes[0]
+    }
+    guard Canvas.frameFits(width: mode.width, height: mode.height) else {
+      throw .tooLarge(device: device, mode: mode.label)
+    }
+    var crtcID: UInt32?
+    if connector.encoder != 0 {
+      let e = try call("drmModeGetEncoder") { () throws(DRMFailure) in try syscalls.encoder(fd, connector.encoder) }
+      if e.crtc != 0 { crtcID = e.crtc }
+    }
+    if crtcID == nil {
+      search: for id in connector.encoders {
+        let e = try call("drmModeGetEncoder") { () throws(DRMFailure) in try syscalls.encoder(fd, id) }
+        for (i, c) in resources.crtcs.enumerated() where i < 32 && e.possibleCrtcs & (1 << UInt32(i)) != 0 {
+          crtcID = c
+          break search
+        }
+      }
+    }
+    guard let crtc = crtcID else { throw .noCrtc(device: device, connector: connector.name) }
+    let saved = try call("drmModeGetCrtc") { () throws(DRMFailure) in try syscalls.crtc(fd, crtc) }
+
+    // XRGB8888 (depth 24), else RGB565 on a device that has no 32-bit buffers.
+    var format = PixelFormat.xrgb8888
+    for (bpp, depth, f) in [(32, 24, PixelFormat.xrgb8888), (16, 16, PixelFormat.rgb565)] {
+      do throws(DRMError) {
+        made.append(try makeBuffer(fd: fd, mode: mode, bpp: bpp, depth: depth, device: device, syscalls: syscalls))
+        format = f
+        break
+      } catch {
+        if bpp == 16 { throw error }
+      }
+    }
+    // A second buffer for page flips; without one (a device short of memory) frames are
+    // written into the buffer shown.
+    let bpp = format.bitsPerPixel
+    if let second = try? makeBuffer(
+      fd: fd, mode: mode, bpp: bpp, depth: bpp == 32 ? 24 : 16, device: device, syscalls: syscalls)
+    {
+      made.append(second)
+    }
+    let dpms = syscalls.connectorProperty(fd, connector.id, "DPMS")
+    opened = true
+    return DRMScreen(
+      syscalls: syscalls, device: device, fd: fd, connector: connector, mode: mode, crtc: crtc, saved: saved,
+      format: format, buffers: made, dpms: dpms)
+  }
+
+  /// A dumb buffer of the mode's size, a framebuffer of it, and its memory mapped.
+  private static func makeBuffer(
+    fd: Int32, mode: DRMModeInfo, bpp: Int, depth: Int, device: String, syscalls: DRMSyscalls
+  ) throws(DRMError) -> Buffer {
+    func call<T>(_ name: String, _ body: () throws(DRMFailure) -> T) throws(DRMError) -> T {
+      do { return try body() } catch { throw .callFailed(device: device, call: name, errno: error.errno) }
+    }
+    let dumb = try call("DRM_IOCTL_MODE_CREATE_DUMB") { () throws(DRMFailure) in
+      try syscalls.createDumb(fd, mode.width, mode.height, bpp)
+    }
+    guard dumb.pitch >= mode.width * bpp / 8, dumb.size >= dumb.pitch * mode.height else {
+      syscalls.destroyDumb(fd, dumb.handle)
+      throw .callFailed(device: device, call: "DRM_IOCTL_MODE_CREATE_DUMB", errno: EINVAL)
+    }
+    let framebuffer: UInt32
+    do {
+      framebuffer = try syscalls.addFramebuffer(fd, mode.width, mode.height, depth, bpp, dumb.pitch, dumb.handle)
+    } catch {
+      syscalls.destroyDumb(fd, dumb.handle)
+      throw .callFailed(device: device, call: "drmModeAddFB", errno: error.errno)
+    }
+    do {
+      let memory = try syscalls.mapDumb(fd, dumb.handle, dumb.size)
+      return Buffer(dumb: dumb, framebuffer: framebuffer, memory: memory)
+    } catch {
+      syscalls.removeFramebuffer(fd, framebuffer)
+      syscalls.destroyDumb(fd, dumb.handle)
+      throw .callFailed(device: device, call: "mmap", errno: error.errno)
+    }
+  }
+
+  private static func release(_ b: Buffer, fd: Int32, syscalls: DRMSyscalls) {
+    syscalls.unmap(b.memory, b.dumb.size)
+    syscalls.removeFramebuffer(fd, b.framebuffer)
+    syscalls.destroyDumb(fd, b.dumb.handle)
+  }
+
+  public func present(_ frame: DisplayFrame) throws(DisplayError) {
+    precondition(!closed, "present after close")
+    let canvas = frame.canvas
+    let (w, h) = (min(canvas.width, mode.width), min(canvas.height, mode.height))
+    let look = (canvas.width, canvas.height, frame.offset.dx, frame.offset.dy, frame.background)
+    if previous.map({ $0 != look }) ?? true {
+      ready = buffers.map { _ in false }
+      previousRows = [Bool](repeating: true, count: mode.height)
+    }
+    previous = look
+    // The screen rows this frame changed (all of them for a whole frame).
+    var rows = [Bool](repeating: false, count: mode.height)
+    let overlap = IRect(x: 0, y: 0, width: w, height: h)
+    for rect in frame.dirty ?? [IRect(x: 0, y: 0, width: mode.width, height: mode.height)] {
+      let r = IRect(x: rect.x + frame.offset.dx, y: rect.y + frame.offset.dy, width: rect.width, height: rect.height)
+      let clipped =
+        frame.dirty == nil ? IRect(x: 0, y: 0, width: mode.width, height: mode.height) : r.intersection(overlap)
+      if !clipped.isEmpty { for y in clipped.y..<clipped.maxY { rows[y] = true } }
+    }
+    defer { previousRows = rows }
+    // The buffer to draw into: the hidden one, once the flip that hid it is done.
+    if flipPending { try finishFlip() }
+    let target = pageFlips && modeSet ? 1 - front : front
+    var copy = rows
+    for y in 0..<mode.height where !ready[target] || previousRows[y] { copy[y] = true }
+    let edge = [UInt32](repeating: Canvas.pack(frame.background), count: mode.width)
+    let b = buffers[target]
+    format.write(
+      canvas, rows: copy, width: mode.width, into: b.memory, lineLength: b.dumb.pitch, offset: frame.offset,
+      edge: edge)
+    ready[target] = true
+    guard modeSet && target != front else {
+      if !modeSet { try setMode(showing: target) }
+      return
+    }
+    do {
+      try syscalls.pageFlip(fd, crtc, b.framebuffer)
+      flipPending = true
+      front = target
+    } catch {
+      // A driver that cannot flip now (EBUSY after a lost event, EINVAL): show it by a mode set.
+      flipFallbacks += 1
+      try setMode(showing: target)
+    }
+  }
+
+  /// Shows buffer `i` by a mode set (the first frame, or a flip refused).
+  private func setMode(showing i: Int) throws(DisplayError) {
+    do {
+      try syscalls.setCrtc(fd, crtc, buffers[i].framebuffer, 0, 0, [connector.id], mode)
+    } catch {
+      throw DisplayError(DRMError.callFailed(device: device, call: "drmModeSetCrtc", errno: error.errno).description)
+    }
+    modeSet = true
+    front = i
+  }
+
+  /// Waits for the pending flip's event (in `poll`); after `flipTimeout` the frame goes on and
+  /// the next flip, if refused, becomes a mode set.
+  private func finishFlip() throws(DisplayError) {
+    flipPending = false
+    do {
+      _ = try syscalls.waitForFlip(fd, Self.flipTimeout)
+    } catch {
+      throw DisplayError(DRMError.callFailed(device: device, call: "drmHandleEvent", errno: error.errno).description)
+    }
+  }
+
+  /// The connector's DPMS: off (standby) for the night's `blank`, on again in the morning. False
+  /// when the connector has no DPMS property or the driver refused.
+  public func setPower(_ on: Bool) -> Bool {
+    guard let dpms, !closed else { return false }
+    if flipPending { try? finishFlip() }
+    do {
+      try syscalls.setConnectorProperty(fd, connector.id, dpms, on ? 0 : 3)
+    } catch {
+      return false
+    }
+    isOff = !on
+    return true
+  }
+
+  /// Puts back what the CRTC showed (the console), with the output on, and lets go of the
+  /// buffers and the device. Later calls do nothing.
+  public func close() {
+    guard !closed else { return }
+    closed = true
+    if flipPending { try? finishFlip() }
+    if isOff, let dpms { try? syscalls.setConnectorProperty(fd, connector.id, dpms, 0) }
+    if modeSet {
+      if saved.framebuffer != 0, let m = saved.mode {
+        try? syscalls.setCrtc(fd, saved.id, saved.framebuffer, saved.x, saved.y, [connector.id], m)
+      } else {
+        try? syscalls.setCrtc(fd, saved.id, 0, 0, 0, [], nil)
+      }
+    }
+    for b in buffers { Self.release(b, fd: fd, syscalls: syscalls) }
+    buffers = []
+    syscalls.close(fd)
+  }
+}

@@ -1,0 +1,171 @@
+public import Raster
+
+/// When the run loop draws a frame, how it reaches the screen, and when the loop wakes: a pure
+/// state machine on one monotonic clock (seconds, any origin), told what changed.
+///
+/// A change (an input, a key, a reload, a page turn) is drawn as soon as the display's shortest
+/// frame interval allows; without one, the board is drawn once every `tickInterval` for the
+/// clock and the ages. What the screen shows besides the board's pixels, its `Look` (the
+/// burn-in offset, the night state, the background), decides the way a frame is presented:
+/// the board itself when it is shown as drawn (or moved by a display that moves frames),
+/// otherwise a screen frame, turned, dimmed or moved, kept so that a frame where little
+/// changed redoes only that. A changed look is presented whole. The night's `blank` turns the
+/// output off (after a black frame) and draws nothing until morning, when it comes back on and
+/// the frame is presented whole.
+///
+/// The loop sleeps until `wake(at:pageTurn:)`: the next frame, the next page turn, or the next
+/// look at the display's events, whichever is first; an input or a signal wakes it sooner.
+public struct FrameScheduler: Sendable {
+  /// What the screen shows besides the board's own pixels.
+  public struct Look: Equatable, Sendable {
+    public var offset: Offset
+    public var night: NightSchedule.State
+    public var background: RGBA
+
+    public init(offset: Offset = Offset(), night: NightSchedule.State = .day, background: RGBA = RGBA(r: 0, g: 0, b: 0))
+    {
+      self.offset = offset
+      self.night = night
+      self.background = background
+    }
+  }
+
+  /// A burn-in offset in pixels.
+  public struct Offset: Equatable, Sendable {
+    public var dx: Int
+    public var dy: Int
+    public init(dx: Int = 0, dy: Int = 0) {
+      self.dx = dx
+      self.dy = dy
+    }
+    public var isZero: Bool { dx == 0 && dy == 0 }
+  }
+
+  /// How a frame reaches the screen.
+  public enum Path: Equatable, Sendable {
+    /// The board itself, moved by the display where the look has an offset. `whole`: presented
+    /// whole, else only its dirty rectangles.
+    case board(whole: Bool)
+    /// The screen frame (the board turned, dimmed, or moved for a display that cannot move it):
+    /// `whole`, made anew and presented whole; else the kept one, with the dirty rectangles redone.
+    case screen(whole: Bool)
+    /// Nothing reaches the screen: its output is off.
+    case none
+  }
+
+  /// What to do for one frame.
+  public struct Plan: Equatable, Sendable {
+    /// Whether to draw the board (false while the output is off).
+    public var draw: Bool
+    public var path: Path
+    /// Turn the output off (`false`) or on again (`true`) after presenting; nil: leave it.
+    public var power: Bool?
+
+    public init(draw: Bool, path: Path, power: Bool?) {
+      self.draw = draw
+      self.path = path
+      self.power = power
+    }
+  }
+
+  /// The shortest time between two frames (the display's).
+  public let minimumInterval: Double
+  /// The time between two frames of an idle board: the clock and the ages.
+  public let tickInterval: Double
+  /// How often the display's events are looked at while idle, nil when it has none.
+  public let pollInterval: Double?
+  /// Whether the board is turned on the screen (`--rotate`): then it always goes through a
+  /// screen frame.
+  public let rotated: Bool
+  /// Whether the display moves a frame itself.
+  public let movesFrames: Bool
+
+  /// When the last frame was planned; nil before the first.
+  public private(set) var lastFrame: Double?
+  /// Whether something changed since that frame.
+  public private(set) var pending = true
+  /// The look of the last frame presented; nil when the next must be presented whole.
+  public private(set) var lastLook: Look?
+  /// Whether a screen frame is kept from the last frame (so a frame can update it).
+  public private(set) var screenKept = false
+  /// Whether the output is off for the night.
+  public private(set) var poweredOff = false
+
+  public init(
+    minimumInterval: Double, tickInterval: Double = 1, pollInterval: Double? = nil, rotated: Bool = false,
+    movesFrames: Bool = false
+  ) {
+    precondition(minimumInterval > 0 && tickInterval >= minimumInterval, "frame intervals out of order")
+    precondition(pollInterval.map { $0 > 0 } ?? true, "a poll interval is positive")
+    self.minimumInterval = minimumInterval
+    self.tickInterval = tickInterval
+    self.pollInterval = pollInterval
+    self.rotated = rotated
+    self.movesFrames = movesFrames
+  }
+
+  /// Something the board shows changed: draw it as soon as the frame rate allows.
+  public mutating func changed() { pending = true }
+
+  /// The screen lost what it showed (a resize, an uncovered window, a new canvas): the next
+  /// frame is drawn and presented whole.
+  public mutating func invalidate() {
+    pending = true
+    lastLook = nil
+    screenKept = false
+  }
+
+  /// Whether a frame is due at `t`.
+  public func isDue(at t: Double) -> Bool {
+    guard let last = lastFrame else { return true }
+    let since = t - last
+    return (pending && since >= minimumInterval) || since >= tickInterval
+  }
+
+  /// The frame at `t`, whose screen has `look`; nil when none is due. Planning it counts it as
+  /// made: the next is timed from `t`.
+  public mutating func plan(at t: Double, look: Look) -> Plan? {
+    guard isDue(at: t) else { return nil }
+    lastFrame = t
+    pending = false
+    let wasBlank = lastLook?.night == .blank || poweredOff
+    if look.night == .blank {
+      if poweredOff { return Plan(draw: false, path: .none, power: nil) }
+      if wasBlank, lastLook == look {
+        // Blank, and the display could not turn off: the black frame stays as it is.
+        return Plan(draw: false, path: .none, power: nil)
+      }
+      // A black frame first, then the output off.
+      lastLook = look
+      screenKept = true
+      return Plan(draw: true, path: .screen(whole: true), power: false)
+    }
+    let powerOn: Bool? = poweredOff ? true : nil
+    if poweredOff {
+      poweredOff = false
+      lastLook = nil
+    }
+    let whole = lastLook != look
+    lastLook = look
+    if !rotated && look.night == .day && (look.offset.isZero || movesFrames) {
+      screenKept = false
+      return Plan(draw: true, path: .board(whole: whole), power: powerOn)
+    }
+    let update = !whole && screenKept
+    screenKept = true
+    return Plan(draw: true, path: .screen(whole: !update), power: powerOn)
+  }
+
+  /// What the display did when told to turn its output off: `off` false when it could not (it
+  /// then keeps showing the black frame).
+  public mutating func powered(off: Bool) { poweredOff = off }
+
+  /// When the loop should wake next, at or after `t`: the next frame (soon after a change, else
+  /// the next tick), the next page turn, or the next look at the display's events.
+  public func wake(at t: Double, pageTurn: Double? = nil) -> Double {
+    var next = (lastFrame ?? t) + (pending ? minimumInterval : tickInterval)
+    if let pageTurn { next = min(next, pageTurn) }
+    if let pollInterval { next = min(next, t + pollInterval) }
+    return max(next, t)
+  }
+}

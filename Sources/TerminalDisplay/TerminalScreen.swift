@@ -1,0 +1,29 @@
+public import DisplayCore
+public import Raster
+
+/// The terminal as the board's display: each frame downsampled to half-block cells.
+///
+/// Its one event is a resize (`SIGWINCH`), looked at ten times a second.
+public final class TerminalScreen: Display {
+  public let terminal: TerminalDisplay
+
+  public init(_ terminal: TerminalDisplay) { self.terminal = terminal }
+
+  /// The canvas size that gives every cell the same whole-pixel box.
+  public var size: (width: Int, height: Int) { terminal.canvasSize() }
+
+  public var traits: DisplayTraits { DisplayTraits(fillsScreen: false, eventPollInterval: 0.1) }
+
+  public func present(_ frame: DisplayFrame) throws(DisplayError) {
+    do { try terminal.present(frame.canvas) } catch { throw DisplayError("cannot write to the terminal: \(error)") }
+  }
+
+  public func events() -> [DisplayEvent] {
+    guard terminal.checkResize() else { return [] }
+    let s = terminal.canvasSize()
+    return [.resized(s.width, s.height)]
+  }
+
+  /// Hands the terminal back (colours, autowrap, the cursor below the board).
+  public func close() { try? terminal.close() }
+}

@@ -1,0 +1,72 @@
+import DisplayCore
+import Foundation
+import Raster
+import TestSupport
+import Testing
+import WallboardCore
+
+@testable import WallboardCLI
+
+/// `run` on the tests' in-memory display: what reaches the screen, and when.
+@Suite(.serialized) struct RunLoopTests {
+  /// A wall clock the test moves.
+  final class TestClock: @unchecked Sendable {
+    let lock = NSLock()
+    var t: Instant
+    init(_ t: Instant) { self.t = t }
+    var now: Instant { lock.withLock { t } }
+    func set(_ new: Instant) { lock.withLock { t = new } }
+  }
+
+  func app(_ clock: TestClock, display: MemoryDisplay) -> App {
+    var app = App(
+      console: Captured().console, environment: ["WALLBOARD_HOME": Paths.repoRoot.path], now: { clock.now })
+    app.openDisplay = { (_, _, _) throws(CLIError) in display }
+    return app
+  }
+
+  var events: String { Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path }
+
+  @Test func theFirstFrameIsWholeThenOnlyWhatChangedAndQKeyClosesTheDisplay() throws {
+    let clock = TestClock(try Instant(rfc3339: "2026-11-05T18:00:00Z"))
+    let display = MemoryDisplay(width: 640, height: 360, traits: DisplayTraits(fillsScreen: false))
+    display.afterPresent = { d in
+      // A second later each time: the clock's seconds are not shown, the ages are.
+      clock.set(clock.now.adding(seconds: 60))
+      if d.frames.count == 3 { d.queued = [.quit] }
+    }
+    let code = app(clock, display: display).main([
+      "run", "--no-journal", "--source", "jsonl:\(events)", "--tz", "UTC", "--pixel-shift", "off",
+    ])
+    #expect(code == 0)
+    #expect(display.closed)
+    #expect(display.frames.count == 3)
+    #expect(display.frames[0].dirty == nil, "the first frame is presented whole")
+    let later = try #require(display.frames[1].dirty)
+    #expect(!later.isEmpty && later.count < 10, "then only the widgets that changed: \(later)")
+    let area = later.reduce(0) { $0 + $1.width * $1.height }
+    #expect(area < 640 * 360 / 2)
+  }
+
+  @Test func theNightBlankTurnsTheDisplayOffAndTheMorningOn() throws {
+    let clock = TestClock(try Instant(rfc3339: "2026-11-05T21:59:59Z"))
+    let display = MemoryDisplay(width: 320, height: 180, traits: DisplayTraits(fillsScreen: false))
+    display.afterPresent = { d in
+      if d.frames.count == 1 { clock.set(try! Instant(rfc3339: "2026-11-05T22:00:01Z")) }
+      if d.frames.count == 2 {
+        // The black frame is on screen; the output goes off after it.
+        #expect(d.screen.pixels.allSatisfy { $0 == Canvas.pack(RGBA(r: 0, g: 0, b: 0)) })
+        clock.set(try! Instant(rfc3339: "2026-11-06T06:30:00Z"))
+      }
+      if d.frames.count == 3 { d.queued = [.quit] }
+    }
+    let code = app(clock, display: display).main([
+      "run", "--no-journal", "--source", "jsonl:\(events)", "--tz", "UTC", "--night", "mon-sun 22:00-06:00 blank",
+    ])
+    #expect(code == 0)
+    #expect(display.power == [false, true])
+    #expect(display.frames.count == 3)
+    #expect(display.frames[2].dirty == nil, "the morning's frame is presented whole")
+    #expect(display.isOn)
+  }
+}
