@@ -9,12 +9,16 @@ BUILD_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
 # Debian packages the build links (all that `make build`, `make run` and `make install` need).
-BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev libsqlite3-dev
+BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev libsqlite3-dev libdrm-dev
 # Debian packages only the tests use: Python with Pillow (an independent PNG decoder) and
 # protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
 # server for the SDL window tests) with xwininfo/xprop (x11-utils), xdotool and a window
 # manager (openbox) for the fullscreen tests.
 TEST_PACKAGES := python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox
+# Debian packages `make vm-test` uses: QEMU, a static busybox for the guest, kmod (depmod and
+# modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
+# fetched with apt-get download into .build/vm-test, never installed.
+VM_PACKAGES := qemu-system-x86 busybox-static kmod cpio binutils python3 python3-pil
 # The Python the tests run: Debian's, where the packages above are installed.
 PYTHON ?= /usr/bin/python3
 # Where `make test` installs a release build to check it runs without the toolchain.
@@ -35,7 +39,7 @@ install_packages = missing=""; for p in $(1); do \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-.PHONY: all deps test-deps build release run test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
+.PHONY: all deps test-deps build release run test vm-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
 
 all: build
 
@@ -65,6 +69,19 @@ test: test-deps
 	rm -rf $(INSTALL_TEST)
 	$(MAKE) --no-print-directory install DESTDIR=$(INSTALL_TEST) PREFIX=/usr/local
 	WALLBOARD_PYTHON=$(PYTHON) WALLBOARD_INSTALLED=$(INSTALL_TEST)/usr/local $(SWIFT) test --skip-build
+
+# The kiosk path on a real kernel (Tests/VM/run.sh): Debian's kernel in QEMU (software emulation)
+# with standard VGA, virtio-gpu and cirrus; the board installed as `make install` installs it, on
+# DRM and on the framebuffer, each screen checked against `snapshot` of the same moment, with the
+# night's DPMS, SIGTERM's exit status and the console after it. About a minute and a half a device.
+# VM_DEVICES chooses the devices.
+VM_DEVICES ?= std virtio cirrus
+VM_PREFIX := $(CURDIR)/.build/vm-test/prefix
+vm-test:
+	@$(call install_packages,$(BUILD_PACKAGES) $(VM_PACKAGES))
+	rm -rf $(VM_PREFIX)
+	$(MAKE) --no-print-directory install DESTDIR=$(VM_PREFIX) PREFIX=/usr/local
+	Tests/VM/run.sh $(VM_PREFIX)/usr/local $(VM_DEVICES)
 
 # The whole suite under AddressSanitizer (memory errors; Swift itself traps on overflow and out-of
 # -bounds access in these debug builds), then under ThreadSanitizer (data races). Each builds in a

@@ -184,6 +184,27 @@ public final class DRMScreen: Display {
       format: format, buffers: made, dpms: dpms)
   }
 
+  /// The devices `--display drm` looks at, in order: `/dev/dri/card0` to `card15`.
+  public static let devices = (0..<16).map { "/dev/dri/card\($0)" }
+
+  /// Opens the first of `devices` that exists and has a connected output (a Raspberry Pi's
+  /// first card may be its render-only GPU). Throws the first device's error when none does, or
+  /// "no /dev/dri/card*" when there is none.
+  public static func openFirst(
+    mode request: DRMModeRequest? = nil, among devices: [String] = DRMScreen.devices,
+    exists: ((String) -> Bool)? = nil, syscalls: DRMSyscalls = .live
+  ) throws(DRMError) -> DRMScreen {
+    var first: DRMError?
+    for device in devices where (exists ?? { access($0, F_OK) == 0 })(device) {
+      do {
+        return try open(device: device, mode: request, syscalls: syscalls)
+      } catch {
+        if first == nil { first = error }
+      }
+    }
+    throw first ?? .callFailed(device: devices.first ?? "/dev/dri/card0", call: "open", errno: ENOENT)
+  }
+
   /// A dumb buffer of the mode's size, a framebuffer of it, and its memory mapped.
   private static func makeBuffer(
     fd: Int32, mode: DRMModeInfo, bpp: Int, depth: Int, device: String, syscalls: DRMSyscalls

@@ -11,24 +11,16 @@ internal import TerminalDisplay
 /// the text board, each a `Display`.
 enum Displays {
   /// Opens the display `--display` names. `auto`: SDL when a display server is named and
-  /// answers (one that does not is said on stderr); else, on a console, DRM/KMS when
-  /// `/dev/dri/card0` is writable and has a connected output, then the framebuffer when
-  /// `/dev/fb0` is writable; else the terminal when standard output is one, else the text board.
+  /// answers (one that does not is said on stderr); else `console` when there is a DRM device or
+  /// a writable `/dev/fb0`; else the terminal when standard output is one, else the text board.
+  /// `console`: DRM/KMS on the first `/dev/dri/card*` with a connected output, else the
+  /// framebuffer (why DRM could not be had is said on stderr).
   static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> any Display {
     var choice = o.display
-    /// What `auto` takes without a display server, after DRM.
-    func consoleChoice() -> String { access("/dev/fb0", W_OK) == 0 ? "fb" : isatty(1) == 1 ? "term" : "text" }
-    if choice == "auto" && !SDLWindow.displayAvailable(environment: environment) && access("/dev/dri/card0", W_OK) == 0
-    {
-      // DRM first on a console; a device without an output (a render-only GPU) gives way.
-      do throws(CLIError) {
-        return try open(o, choosing: "drm", environment: environment, console: console)
-      } catch {
-        console.error(
-          "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display \(consoleChoice())"
-        )
-        choice = consoleChoice()
-      }
+    /// What `auto` takes without a display server.
+    func consoleChoice() -> String {
+      DRMScreen.devices.contains { access($0, F_OK) == 0 } || access("/dev/fb0", W_OK) == 0
+        ? "console" : isatty(1) == 1 ? "term" : "text"
     }
     if choice == "auto" {
       if SDLWindow.displayAvailable(environment: environment) {
@@ -52,7 +44,7 @@ enum Displays {
   private static func open(
     _ o: Options, choosing choice: String, environment: [String: String], console: Console
   ) throws(CLIError) -> any Display {
-    if o.mode != nil && o.display != "auto" && choice != "drm" && !choice.hasPrefix("drm:") {
+    if o.mode != nil && !["auto", "console"].contains(o.display) && choice != "drm" && !choice.hasPrefix("drm:") {
       throw .usage("--mode is for --display drm")
     }
     if choice == "fb" || choice.hasPrefix("fb:") {
@@ -73,11 +65,26 @@ enum Displays {
         label: "\(device): \(fb.size.width)x\(fb.size.height), \(fb.format.bitsPerPixel) bits a pixel"
           + (fb.isDoubleBuffered ? ", two pages" : ""))
     }
+    if choice == "console" {
+      do throws(CLIError) {
+        return try open(o, choosing: "drm", environment: environment, console: console)
+      } catch {
+        console.error(
+          "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display fb")
+        return try open(o, choosing: "fb", environment: environment, console: console)
+      }
+    }
     if choice == "drm" || choice.hasPrefix("drm:") {
-      let device = choice == "drm" ? "/dev/dri/card0" : String(choice.dropFirst(4))
       let screen: DRMScreen
-      do { screen = try DRMScreen.open(device: device, mode: o.mode) } catch { throw .runtime(error.description) }
-      return OnConsole(screen, console: console, label: "\(device): \(screen.summary)")
+      do {
+        screen =
+          choice == "drm"
+          ? try DRMScreen.openFirst(mode: o.mode)
+          : try DRMScreen.open(device: String(choice.dropFirst(4)), mode: o.mode)
+      } catch {
+        throw .runtime(error.description)
+      }
+      return OnConsole(screen, console: console, label: "\(screen.device): \(screen.summary)")
     }
     switch choice {
     case "sdl":

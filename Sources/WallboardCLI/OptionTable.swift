@@ -16,7 +16,7 @@ struct OptionSpec: Sendable {
 }
 
 enum OptionTable {
-  static let displays = "auto, sdl, drm[:DEVICE], fb[:DEVICE], term, text, png:PATH"
+  static let displays = "auto, sdl, console, drm[:DEVICE], fb[:DEVICE], term, text, png:PATH"
   /// The frame cap, for messages: `Canvas.maxFrameSide` and `Canvas.maxFramePixels`.
   static let frameCap = "at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
 
@@ -44,11 +44,11 @@ enum OptionTable {
       o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
     },
     OptionSpec(
-      name: "--display", value: "auto|sdl|drm[:DEVICE]|fb[:DEVICE]|term|text|png:PATH",
+      name: "--display", value: "auto|sdl|console|drm[:DEVICE]|fb[:DEVICE]|term|text|png:PATH",
       help: "where `run` draws; default auto; sdl is full screen (window manager or not) and exits 1 with no display"
     ) { o, v throws(CLIError) in
       let ok =
-        ["auto", "sdl", "drm", "fb", "term", "text"].contains(v) || (v.hasPrefix("fb:") && v.count > 3)
+        ["auto", "sdl", "console", "drm", "fb", "term", "text"].contains(v) || (v.hasPrefix("fb:") && v.count > 3)
         || (v.hasPrefix("drm:") && v.count > 4) || (v.hasPrefix("png:") && v.count > 4)
       guard ok else { throw .usage("--display: \"\(v)\" is not one of \(displays)") }
       o.display = v
