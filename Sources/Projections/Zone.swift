@@ -1,16 +1,45 @@
-internal import Foundation
+internal import Glibc
 public import WallboardCore
 
 /// An IANA time zone, for turning instants into local dates and local midnights into instants.
+///
+/// Read from tzdata's compiled files (`/usr/share/zoneinfo/Europe/Berlin`, or under `$TZDIR`)
+/// by `TZif`, not through Foundation's `TimeZone`, which starts ICU: that cost a board a tenth
+/// of its start on a PC and about a second on a small or emulated machine. "UTC" (and "Etc/UTC",
+/// "GMT") need no file.
 public struct Zone: Sendable, Hashable {
   public let identifier: String
-  private let tz: TimeZone
+  private let tz: TZif
 
-  /// `nil` when the identifier names no zone this system knows.
-  public init?(_ identifier: String) {
-    guard let tz = TimeZone(identifier: identifier) else { return nil }
+  /// `nil` when the identifier names no zone this system has (or is not a zone's name: a path
+  /// that climbs out of the zone folder, say).
+  public init?(_ identifier: String) { self.init(identifier, environment: nil) }
+
+  /// The zone `identifier` under `environment`'s `TZDIR` (else the process's).
+  init?(_ identifier: String, environment: [String: String]?) {
+    if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UCT", "Zulu", "Etc/Zulu", "Universal"].contains(identifier) {
+      self.identifier = identifier
+      tz = TZif(transitions: [], offsets: [], initial: 0, rule: nil)
+      return
+    }
+    guard Zone.isName(identifier), let tz = TZif.load(path: Zone.folder(environment) + "/" + identifier) else {
+      return nil
+    }
     self.identifier = identifier
     self.tz = tz
+  }
+
+  /// Whether `s` can be a zone's name: letters, digits, `/ _ + -`, no `.` or `..` component.
+  static func isName(_ s: String) -> Bool {
+    !s.isEmpty && s.utf8.count <= 64 && !s.hasPrefix("/")
+      && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }
+      && !s.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+  }
+
+  /// Where the zone files are: `$TZDIR`, else `/usr/share/zoneinfo`.
+  static func folder(_ environment: [String: String]?) -> String {
+    if let d = environment?["TZDIR"] ?? getenv("TZDIR").map({ String(cString: $0) }), !d.isEmpty { return d }
+    return "/usr/share/zoneinfo"
   }
 
   public static func == (a: Zone, b: Zone) -> Bool { a.identifier == b.identifier }
@@ -18,12 +47,43 @@ public struct Zone: Sendable, Hashable {
 
   public static let utc = Zone("UTC")!
 
-  /// The system's zone.
-  public static var current: Zone { Zone(TimeZone.current.identifier) ?? .utc }
+  /// The system's zone: `$TZ` when it names one (`Europe/Berlin` or `:Europe/Berlin`), else the
+  /// zone `/etc/localtime` links to, else the one `/etc/timezone` names, else UTC.
+  public static var current: Zone { current(environment: nil) }
+
+  static func current(
+    environment: [String: String]?, localtime: String = "/etc/localtime", timezone: String = "/etc/timezone"
+  )
+    -> Zone
+  {
+    let tzVariable = environment?["TZ"] ?? getenv("TZ").map { String(cString: $0) }
+    if let v = tzVariable, !v.isEmpty,
+      let z = Zone(v.hasPrefix(":") ? String(v.dropFirst()) : v, environment: environment)
+    {
+      return z
+    }
+    var link = [CChar](repeating: 0, count: 4096)
+    let n = readlink(localtime, &link, link.count - 1)
+    if n > 0 {
+      let target = String(decoding: link[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+      if let i = parts.lastIndex(of: "zoneinfo"), i + 1 < parts.count,
+        let z = Zone(parts[(i + 1)...].joined(separator: "/"), environment: environment)
+      {
+        return z
+      }
+    }
+    if let name = TZif.readSmall(timezone)?.split(whereSeparator: \.isWhitespace).first,
+      let z = Zone(String(name), environment: environment)
+    {
+      return z
+    }
+    return .utc
+  }
 
   /// Offset from UTC at `t`, in seconds.
   public func offset(at t: Instant) -> Int {
-    tz.secondsFromGMT(for: Date(timeIntervalSince1970: t.seconds))
+    tz.offset(at: t.millis.floorDivided(by: 1000))
   }
 
   /// The local calendar date of `t`.

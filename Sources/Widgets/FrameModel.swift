@@ -185,7 +185,10 @@ public struct SourceRow: Hashable, Sendable {
 
   /// A source's name without its scheme (`orchestra://`, `jsonl:`), for where room is short.
   public static func withoutScheme(_ name: String) -> String {
-    if let r = name.range(of: "://") { return String(name[r.upperBound...]) }
+    let scalars = Array(name.utf8)
+    if let i = scalars.indices.first(where: { scalars[$0...].starts(with: "://".utf8) }) {
+      return String(decoding: scalars[(i + 3)...], as: UTF8.self)
+    }
     if let colon = name.firstIndex(of: ":") { return String(name[name.index(after: colon)...]) }
     return name
   }
