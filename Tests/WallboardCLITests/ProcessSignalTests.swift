@@ -25,12 +25,14 @@ struct ProcessSignalTests {
   }
 
   /// Starts the board on `display` with a quiet `jsonl:` source, its output and errors to pipes.
-  static func start(display: [String]) throws -> (process: Process, out: Pipe, err: Pipe) {
+  static func start(display: [String], environment: [String: String] = [:]) throws -> (
+    process: Process, out: Pipe, err: Pipe
+  ) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: binary)
     let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
     p.arguments = ["run", "--display"] + display + ["--source", "jsonl:\(events)", "--tz", "UTC"]
-    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
+    p.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
     let (out, err) = (Pipe(), Pipe())
     p.standardOutput = out
     p.standardError = err
@@ -103,6 +105,37 @@ struct ProcessSignalTests {
     #expect(p.terminationStatus == status)
     let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(message == "wallboard: stopped by \(name)\n")
+  }
+
+  /// One exit status for SIGTERM whatever the display: a file, the framebuffer (a file standing in
+  /// for it), a window (SDL's dummy driver), the terminal view, the text board. (DRM and a real
+  /// framebuffer: `make vm-test`.)
+  @Test(
+    "SIGTERM ends every display's board with status 0",
+    arguments: [
+      ["png:OUT"], ["fb:OUT", "--fb-geometry", "64x48x32"], ["sdl", "--size", "320x200"], ["term", "--size", "20x16"],
+      ["text"],
+    ])
+  func sigtermEndsEveryDisplayTheSameWay(_ display: [String]) throws {
+    let dir = try TempDir("wallboard-sigterm")
+    let out = dir.url.appendingPathComponent("screen").path
+    let args = display.map { $0.replacingOccurrences(of: "OUT", with: out) }
+    let (p, _, err) = try Self.start(display: args + ["--no-journal"], environment: ["SDL_VIDEODRIVER": "dummy"])
+    defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+    // Running its loop: the file is written, or (a window, a terminal) a second has passed.
+    let end = Date().addingTimeInterval(10)
+    if display[0].contains("OUT") {
+      while !FileManager.default.fileExists(atPath: out) && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+      Thread.sleep(forTimeInterval: 0.2)
+    } else {
+      Thread.sleep(forTimeInterval: 1.5)
+    }
+    kill(p.processIdentifier, SIGTERM)
+    try #require(Self.waitForExit(p, seconds: 10), "SIGTERM did not stop the board on \(display[0])")
+    #expect(p.terminationReason == .exit, "the board returned from its loop on \(display[0])")
+    #expect(p.terminationStatus == 0, "\(display[0])")
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.hasSuffix("wallboard: stopped by SIGTERM\n"), "\(message)")
   }
 
   @Test func aStoppedTerminalViewIsHandedBackByClose() throws {
