@@ -25,7 +25,9 @@ struct ProcessSignalTests {
   }
 
   /// Starts the board on `display` with a quiet `jsonl:` source, its output and errors to pipes.
-  static func start(display: [String], environment: [String: String] = [:]) throws -> (
+  static func start(
+    display: [String], environment: [String: String] = [:]
+  ) throws -> (
     process: Process, out: Pipe, err: Pipe
   ) {
     let p = Process()
