@@ -1,5 +1,8 @@
 #ifndef WALLBOARD_CDRM_SHIM_H
 #define WALLBOARD_CDRM_SHIM_H
+#ifndef _LARGEFILE64_SOURCE
+#define _LARGEFILE64_SOURCE 1
+#endif
 // libdrm's KMS API, and the few ioctls and event calls Swift cannot reach through macros.
 #include <errno.h>
 #include <poll.h>
@@ -42,25 +45,33 @@ static inline int wb_drm_destroy_dumb(int fd, uint32_t handle) {
   return drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
 }
 
-/// `drmModePageFlip` asking for an event when the flip happens (at the next vertical blank).
-static inline int wb_drm_page_flip(int fd, uint32_t crtc, uint32_t fb) {
-  return drmModePageFlip(fd, crtc, fb, DRM_MODE_PAGE_FLIP_EVENT, NULL);
+/// `drmModePageFlip` asking for an event when the flip happens (at the next vertical blank),
+/// the event carrying `sequence`, so that a late event of an earlier flip is not taken for it.
+static inline int wb_drm_page_flip(int fd, uint32_t crtc, uint32_t fb, uint64_t sequence) {
+  return drmModePageFlip(fd, crtc, fb, DRM_MODE_PAGE_FLIP_EVENT, (void *)(uintptr_t)sequence);
 }
 
-/// The page-flip event's handler: nothing to do (only flips ask for events, and one is pending
-/// at a time, so an event read is the flip done).
-static void wb_drm_flip_done(int fd, unsigned int sequence, unsigned int sec, unsigned int usec, void *data) {
+/// The sequence number of the last flip whose event was read. (One board a process, on one
+/// thread; only DRMSyscalls+Live.swift calls these, so one copy of the static is used.)
+static inline uint64_t *wb_drm_last_flip(void) {
+  static uint64_t last = 0;
+  return &last;
+}
+
+/// The page-flip event's handler: records the sequence number the flip was asked with.
+static void wb_drm_flip_done(int fd, unsigned int frame, unsigned int sec, unsigned int usec, void *data) {
   (void)fd;
-  (void)sequence;
+  (void)frame;
   (void)sec;
   (void)usec;
-  (void)data;
+  *wb_drm_last_flip() = (uint64_t)(uintptr_t)data;
 }
 
-/// Waits up to `timeout_ms` for the pending page flip's event (`poll`, then `drmHandleEvent`,
-/// which reads it): 1 when it came, 0 on a time-out, -1 with `errno` on an error.
-static inline int wb_drm_wait_flip(int fd, int timeout_ms) {
-  for (;;) {
+/// Waits up to `timeout_ms` for the event of the flip asked with `sequence` (`poll`, then
+/// `drmHandleEvent`, which reads the events and calls the handler): 1 when it came, 0 on a
+/// time-out, -1 with `errno` on an error. Events of earlier flips are read and passed over.
+static inline int wb_drm_wait_flip(int fd, int timeout_ms, uint64_t sequence) {
+  while (*wb_drm_last_flip() != sequence) {
     struct pollfd p = {.fd = fd, .events = POLLIN, .revents = 0};
     int r = poll(&p, 1, timeout_ms);
     if (r < 0 && errno == EINTR) continue;
@@ -70,8 +81,13 @@ static inline int wb_drm_wait_flip(int fd, int timeout_ms) {
     memset(&ctx, 0, sizeof ctx);
     ctx.version = 2;
     ctx.page_flip_handler = wb_drm_flip_done;
-    return drmHandleEvent(fd, &ctx) != 0 ? -1 : 1;
+    errno = 0;
+    if (drmHandleEvent(fd, &ctx) != 0) {
+      if (errno == 0) errno = EIO;  // a short read leaves errno as it was
+      return -1;
+    }
   }
+  return 1;
 }
 
 /// The id of the property `name` of a KMS object (`DRM_MODE_OBJECT_CONNECTOR`…), 0 when it has none.
@@ -96,7 +112,8 @@ static inline uint32_t wb_drm_mode_type_preferred(void) { return DRM_MODE_TYPE_P
 
 /// `mmap` of `length` bytes of the device at `offset`, shared, read-write; NULL with `errno` on failure.
 static inline void *wb_drm_mmap(int fd, size_t length, uint64_t offset) {
-  void *p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+  // mmap64: the offset is 64 bits on a 32-bit userland too (armhf on a 64-bit kernel).
+  void *p = mmap64(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off64_t)offset);
   return p == MAP_FAILED ? NULL : p;
 }
 

@@ -47,6 +47,8 @@ public final class DRMScreen: Display {
   public private(set) var modeSet = false
   /// Whether a flip was asked for and its event not yet read.
   var flipPending = false
+  /// The sequence number of the last flip asked for (its event carries it).
+  var flipSequence: UInt64 = 0
   /// Whether each buffer holds a whole frame of the current canvas size, offset and fill.
   var ready: [Bool]
   /// The rows the previous frame changed.
@@ -117,6 +119,9 @@ public final class DRMScreen: Display {
         syscalls.close(fd)
       }
     }
+    // Only the device's master may set a mode: a desktop or Plymouth holding it is found now,
+    // before anything is shown (so `--display console` can fall back to the framebuffer).
+    guard syscalls.becomeMaster(fd) else { throw .callFailed(device: device, call: "drmSetMaster", errno: EBUSY) }
     let resources = try call("drmModeGetResources") { () throws(DRMFailure) in try syscalls.resources(fd) }
     var connectors: [DRMConnector] = []
     for id in resources.connectors {
@@ -262,8 +267,11 @@ public final class DRMScreen: Display {
       if !clipped.isEmpty { for y in clipped.y..<clipped.maxY { rows[y] = true } }
     }
     defer { previousRows = rows }
-    // The buffer to draw into: the hidden one, once the flip that hid it is done.
-    if flipPending { try finishFlip() }
+    // The buffer to draw into: the hidden one, once the flip that hid it is done. A flip whose
+    // event never came (a lost vertical blank) leaves which buffer is shown unknown: the frame
+    // is then shown by a mode set, and the late event, if it comes, is passed over.
+    var lost = false
+    if flipPending { lost = try !finishFlip() }
     let target = pageFlips && modeSet ? 1 - front : front
     var copy = rows
     for y in 0..<mode.height where !ready[target] || previousRows[y] { copy[y] = true }
@@ -273,12 +281,14 @@ public final class DRMScreen: Display {
       canvas, rows: copy, width: mode.width, into: b.memory, lineLength: b.dumb.pitch, offset: frame.offset,
       edge: edge)
     ready[target] = true
-    guard modeSet && target != front else {
-      if !modeSet { try setMode(showing: target) }
+    guard modeSet && target != front && !lost else {
+      if !modeSet || lost { try setMode(showing: target) }
+      if lost { flipFallbacks += 1 }
       return
     }
     do {
-      try syscalls.pageFlip(fd, crtc, b.framebuffer)
+      flipSequence += 1
+      try syscalls.pageFlip(fd, crtc, b.framebuffer, flipSequence)
       flipPending = true
       front = target
     } catch {
@@ -299,12 +309,13 @@ public final class DRMScreen: Display {
     front = i
   }
 
-  /// Waits for the pending flip's event (in `poll`); after `flipTimeout` the frame goes on and
-  /// the next flip, if refused, becomes a mode set.
-  private func finishFlip() throws(DisplayError) {
+  /// Waits for the pending flip's event (in `poll`); false when it did not come within
+  /// `flipTimeout`.
+  @discardableResult
+  private func finishFlip() throws(DisplayError) -> Bool {
     flipPending = false
     do {
-      _ = try syscalls.waitForFlip(fd, Self.flipTimeout)
+      return try syscalls.waitForFlip(fd, Self.flipTimeout, flipSequence)
     } catch {
       throw DisplayError(DRMError.callFailed(device: device, call: "drmHandleEvent", errno: error.errno).description)
     }
@@ -314,7 +325,7 @@ public final class DRMScreen: Display {
   /// when the connector has no DPMS property or the driver refused.
   public func setPower(_ on: Bool) -> Bool {
     guard let dpms, !closed else { return false }
-    if flipPending { try? finishFlip() }
+    if flipPending { _ = try? finishFlip() }
     do {
       try syscalls.setConnectorProperty(fd, connector.id, dpms, on ? 0 : 3)
     } catch {
@@ -329,7 +340,7 @@ public final class DRMScreen: Display {
   public func close() {
     guard !closed else { return }
     closed = true
-    if flipPending { try? finishFlip() }
+    if flipPending { _ = try? finishFlip() }
     if isOff, let dpms { try? syscalls.setConnectorProperty(fd, connector.id, dpms, 0) }
     if modeSet {
       if saved.framebuffer != 0, let m = saved.mode {

@@ -72,12 +72,15 @@ extension DRMSyscalls {
       }
       try check(result)
     },
-    pageFlip: { (fd, crtc, framebuffer) throws(DRMFailure) in try check(wb_drm_page_flip(fd, crtc, framebuffer)) },
-    waitForFlip: { (fd, timeout) throws(DRMFailure) -> Bool in
-      let r = wb_drm_wait_flip(fd, Int32(min(max(0, timeout) * 1000, 60_000).rounded(.up)))
+    pageFlip: { (fd, crtc, framebuffer, sequence) throws(DRMFailure) in
+      try check(wb_drm_page_flip(fd, crtc, framebuffer, sequence))
+    },
+    waitForFlip: { (fd, timeout, sequence) throws(DRMFailure) -> Bool in
+      let r = wb_drm_wait_flip(fd, Int32(min(max(0, timeout) * 1000, 60_000).rounded(.up)), sequence)
       if r < 0 { throw DRMFailure(errno: Glibc.errno) }
       return r == 1
     },
+    becomeMaster: { fd in drmIsMaster(fd) != 0 || (drmSetMaster(fd) == 0 && drmIsMaster(fd) != 0) },
     connectorProperty: { fd, connector, name in
       let id = wb_drm_property(fd, connector, wb_drm_object_connector(), name)
       return id == 0 ? nil : id

@@ -46,11 +46,16 @@ public struct DRMSyscalls: Sendable {
       _ mode: DRMModeInfo?
     ) throws(DRMFailure) -> Void
   /// `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`: `framebuffer` is shown at the next
-  /// vertical blank, and an event says so.
-  public var pageFlip: @Sendable (_ fd: Int32, _ crtc: UInt32, _ framebuffer: UInt32) throws(DRMFailure) -> Void
-  /// Waits up to `timeout` seconds for the pending flip's event (`poll`, `drmHandleEvent`):
-  /// true when it came, false on a time-out.
-  public var waitForFlip: @Sendable (_ fd: Int32, _ timeout: Double) throws(DRMFailure) -> Bool
+  /// vertical blank, and an event carrying `sequence` says so.
+  public var pageFlip:
+    @Sendable (_ fd: Int32, _ crtc: UInt32, _ framebuffer: UInt32, _ sequence: UInt64) throws(DRMFailure) -> Void
+  /// Waits up to `timeout` seconds for the event of the flip asked with `sequence` (`poll`,
+  /// `drmHandleEvent`; earlier flips' late events are passed over): true when it came, false on
+  /// a time-out.
+  public var waitForFlip: @Sendable (_ fd: Int32, _ timeout: Double, _ sequence: UInt64) throws(DRMFailure) -> Bool
+  /// Whether this descriptor is the device's master (`drmIsMaster`), after `drmSetMaster` was
+  /// tried where it is not: only the master may set modes.
+  public var becomeMaster: @Sendable (_ fd: Int32) -> Bool
   /// The id of the connector's property `name` ("DPMS"), nil when it has none.
   public var connectorProperty: @Sendable (_ fd: Int32, _ connector: UInt32, _ name: String) -> UInt32?
   /// `drmModeConnectorSetProperty`.
@@ -73,8 +78,9 @@ public struct DRMSyscalls: Sendable {
     setCrtc:
       @escaping @Sendable (Int32, UInt32, UInt32, UInt32, UInt32, [UInt32], DRMModeInfo?) throws(DRMFailure) ->
       Void,
-    pageFlip: @escaping @Sendable (Int32, UInt32, UInt32) throws(DRMFailure) -> Void,
-    waitForFlip: @escaping @Sendable (Int32, Double) throws(DRMFailure) -> Bool,
+    pageFlip: @escaping @Sendable (Int32, UInt32, UInt32, UInt64) throws(DRMFailure) -> Void,
+    waitForFlip: @escaping @Sendable (Int32, Double, UInt64) throws(DRMFailure) -> Bool,
+    becomeMaster: @escaping @Sendable (Int32) -> Bool,
     connectorProperty: @escaping @Sendable (Int32, UInt32, String) -> UInt32?,
     setConnectorProperty: @escaping @Sendable (Int32, UInt32, UInt32, UInt64) throws(DRMFailure) -> Void
   ) {
@@ -93,6 +99,7 @@ public struct DRMSyscalls: Sendable {
     self.setCrtc = setCrtc
     self.pageFlip = pageFlip
     self.waitForFlip = waitForFlip
+    self.becomeMaster = becomeMaster
     self.connectorProperty = connectorProperty
     self.setConnectorProperty = setConnectorProperty
   }

@@ -58,7 +58,8 @@ public struct FrameScheduler: Sendable {
     /// Whether to draw the board (false while the output is off).
     public var draw: Bool
     public var path: Path
-    /// Turn the output off (`false`) or on again (`true`) after presenting; nil: leave it.
+    /// Turn the output on again (`true`: before presenting) or off (`false`: after presenting
+    /// the black frame); nil: leave it.
     public var power: Bool?
 
     public init(draw: Bool, path: Path, power: Bool?) {

@@ -2,7 +2,13 @@
 public struct PageTimer: Sendable {
   public private(set) var page: Int
   public private(set) var shownSince: Double
-  public var durations: [Double]
+  /// The pages' durations; a layout reloaded with fewer pages leaves the timer on its last.
+  public var durations: [Double] {
+    didSet {
+      precondition(!durations.isEmpty, "a layout has at least one page")
+      page = min(page, durations.count - 1)
+    }
+  }
 
   /// Starts on page 0 at `now` (seconds on any monotonic clock).
   public init(durations: [Double], now: Double) {

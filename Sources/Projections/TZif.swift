@@ -18,7 +18,9 @@ struct TZif: Sendable, Hashable {
 
   /// The UTC offset at `t` (seconds since the epoch), in seconds.
   func offset(at t: Int64) -> Int {
-    guard let last = transitions.last, t >= transitions[0] else { return Int(initial) }
+    // With no transitions, the footer's rule (if any) governs every time (RFC 8536, 3.3).
+    guard let last = transitions.last else { return rule?.offset(at: t) ?? Int(initial) }
+    guard t >= transitions[0] else { return Int(initial) }
     if t >= last, let rule { return rule.offset(at: t) }
     // The last transition at or before t.
     var lo = 0

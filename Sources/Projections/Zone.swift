@@ -36,6 +36,13 @@ public struct Zone: Sendable, Hashable {
       && !s.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
   }
 
+  /// The zone of the file at `path` (a copied `/etc/localtime`), named `identifier`.
+  init?(file path: String, identifier: String) {
+    guard let tz = TZif.load(path: path) else { return nil }
+    self.identifier = identifier
+    self.tz = tz
+  }
+
   /// Where the zone files are: `$TZDIR`, else `/usr/share/zoneinfo`.
   static func folder(_ environment: [String: String]?) -> String {
     if let d = environment?["TZDIR"] ?? getenv("TZDIR").map({ String(cString: $0) }), !d.isEmpty { return d }
@@ -48,7 +55,8 @@ public struct Zone: Sendable, Hashable {
   public static let utc = Zone("UTC")!
 
   /// The system's zone: `$TZ` when it names one (`Europe/Berlin` or `:Europe/Berlin`), else the
-  /// zone `/etc/localtime` links to, else the one `/etc/timezone` names, else UTC.
+  /// zone `/etc/localtime` links to, else the one `/etc/timezone` names, else `/etc/localtime`'s
+  /// own rules when it is a copied file, else UTC.
   public static var current: Zone { current(environment: nil) }
 
   static func current(
@@ -78,7 +86,8 @@ public struct Zone: Sendable, Hashable {
     {
       return z
     }
-    return .utc
+    // A copy of a zone's file rather than a link (some images): its rules, under its own name.
+    return Zone(file: localtime, identifier: "localtime") ?? .utc
   }
 
   /// Offset from UTC at `t`, in seconds.

@@ -11,15 +11,15 @@ internal import TerminalDisplay
 /// the text board, each a `Display`.
 enum Displays {
   /// Opens the display `--display` names. `auto`: SDL when a display server is named and
-  /// answers (one that does not is said on stderr); else `console` when there is a DRM device or
-  /// a writable `/dev/fb0`; else the terminal when standard output is one, else the text board.
+  /// answers (one that does not is said on stderr); else `console` when a DRM device or
+  /// `/dev/fb0` can be written; else the terminal when standard output is one, else the text board.
   /// `console`: DRM/KMS on the first `/dev/dri/card*` with a connected output, else the
   /// framebuffer (why DRM could not be had is said on stderr).
   static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> any Display {
     var choice = o.display
     /// What `auto` takes without a display server.
     func consoleChoice() -> String {
-      DRMScreen.devices.contains { access($0, F_OK) == 0 } || access("/dev/fb0", W_OK) == 0
+      DRMScreen.devices.contains { access($0, R_OK | W_OK) == 0 } || access("/dev/fb0", W_OK) == 0
         ? "console" : isatty(1) == 1 ? "term" : "text"
     }
     if choice == "auto" {
@@ -70,7 +70,8 @@ enum Displays {
         return try open(o, choosing: "drm", environment: environment, console: console)
       } catch {
         console.error(
-          "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display fb")
+          "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display fb"
+            + (o.mode != nil ? " (in the console's mode: --mode is for DRM)" : ""))
         return try open(o, choosing: "fb", environment: environment, console: console)
       }
     }

@@ -172,6 +172,9 @@ struct LiveRun {
         offset: .init(dx: offset.0, dy: offset.1), night: night.state(at: wall, zone: settings.zone),
         background: scene?.theme.bg ?? RGBA(r: 0, g: 0, b: 0))
       if let plan = scheduler.plan(at: monotonic(), look: look) {
+        // The morning's output goes on before its first frame (a DRM flip on a CRTC that is
+        // off is refused); the night's goes off after its black frame.
+        if plan.power == true { _ = display.setPower(true) }
         if !traits.drawsPixels {
           let (state, at, zone, restored) = (store.state, boardTime(), settings.zone, store.restoredFrom)
           try present(
@@ -236,10 +239,7 @@ struct LiveRun {
           }
           scene = drawn
         }
-        if let on = plan.power {
-          let done = display.setPower(on)
-          if !on { scheduler.powered(off: done) }
-        }
+        if plan.power == false { scheduler.powered(off: display.setPower(false)) }
       }
       // An input, a signal or a changed file wakes the wait at once. Otherwise it lasts until
       // the next frame is due (a change held back by the frame rate, or the clock and the ages

@@ -24,9 +24,13 @@ final class Wakeup: @unchecked Sendable {
   }
 
   deinit {
-    Wakeup.release(fd)
-    close(fd)
-    close(readEnd)
+    // The pipe the signal handlers write to stays open for the rest of the process: a handler
+    // that read its number just before this could otherwise write into a file that reused it.
+    // (One run a process: one pipe.)
+    if !Wakeup.release(fd) {
+      close(fd)
+      close(readEnd)
+    }
   }
 
   /// Wakes a `wait` now or the next one.
@@ -47,8 +51,9 @@ final class Wakeup: @unchecked Sendable {
   /// Makes this the one the stop and reload signals wake.
   func takeSignals() { Wakeup.signalled.store(fd, ordering: .sequentiallyConsistent) }
 
-  static func release(_ fd: Int32) {
-    _ = signalled.compareExchange(expected: fd, desired: -1, ordering: .sequentiallyConsistent)
+  /// Stops the handlers writing to `fd`; true when they were.
+  static func release(_ fd: Int32) -> Bool {
+    signalled.compareExchange(expected: fd, desired: -1, ordering: .sequentiallyConsistent).exchanged
   }
 
   /// One byte written to the pipe `fd` is the write end of. Async-signal-safe.

@@ -131,17 +131,46 @@ import Testing
     #expect(dev.shownPixel(63, 47) == xrgb(c, 61, 46))
   }
 
-  @Test func aRefusedFlipIsShownByAModeSet() throws {
+  @Test func aFlipWhoseEventNeverCameIsFollowedByAModeSet() throws {
     let dev = FakeDRM()
     dev.flipEventsCome = false
     let s = try DRMScreen.open(device: "card", syscalls: dev.syscalls)
     try s.present(DisplayFrame(canvas: pattern(64, 48), dirty: nil))
     try s.present(DisplayFrame(canvas: pattern(64, 48, seed: 1), dirty: nil))
-    // The event never came: the next flip is refused (EBUSY) and a mode set shows the frame.
+    // The event never came: which buffer is shown is unknown, so a mode set shows the frame.
     try s.present(DisplayFrame(canvas: pattern(64, 48, seed: 2), dirty: nil))
     #expect(s.flipFallbacks == 1)
     #expect(dev.calls("drmModeSetCrtc").count == 2)
     #expect(dev.shownPixel(9, 9) == xrgb(pattern(64, 48, seed: 2), 9, 9))
+    // Flips go on after it, each with its own sequence number.
+    dev.flipEventsCome = true
+    try s.present(DisplayFrame(canvas: pattern(64, 48, seed: 3), dirty: nil))
+    try s.present(DisplayFrame(canvas: pattern(64, 48, seed: 4), dirty: nil))
+    #expect(dev.sequences == [1, 2, 3])
+    #expect(dev.shownPixel(9, 9) == xrgb(pattern(64, 48, seed: 3), 9, 9), "the flip before the last is on screen")
+  }
+
+  @Test func aRefusedFlipIsShownByAModeSet() throws {
+    let dev = FakeDRM()
+    let s = try DRMScreen.open(device: "card", syscalls: dev.syscalls)
+    try s.present(DisplayFrame(canvas: pattern(64, 48), dirty: nil))
+    dev.failures["drmModePageFlip"] = EINVAL
+    try s.present(DisplayFrame(canvas: pattern(64, 48, seed: 1), dirty: nil))
+    #expect(s.flipFallbacks == 1)
+    #expect(dev.shownPixel(9, 9) == xrgb(pattern(64, 48, seed: 1), 9, 9))
+  }
+
+  @Test func aDeviceHeldByAnotherMasterIsRefusedAtOpen() {
+    let dev = FakeDRM()
+    dev.master = false
+    #expect(throws: DRMError.callFailed(device: "/dev/dri/card0", call: "drmSetMaster", errno: EBUSY)) {
+      _ = try DRMScreen.open(device: "/dev/dri/card0", syscalls: dev.syscalls)
+    }
+    #expect(dev.openFds == 0 && dev.calls("DRM_IOCTL_MODE_CREATE_DUMB").isEmpty)
+    #expect(
+      DRMError.callFailed(device: "/dev/dri/card0", call: "drmSetMaster", errno: EBUSY).description
+        == "/dev/dri/card0: drmSetMaster failed: Device or resource busy (is a desktop or another program showing on it?)"
+    )
   }
 
   @Test func aDeviceWithoutThirtyTwoBitBuffersGetsRGB565() throws {

@@ -34,6 +34,10 @@ final class FakeDRM: @unchecked Sendable {
   /// The DPMS property's value (0 on, 3 off).
   var dpmsValue: UInt64 = 0
   var hasDPMS = true
+  /// The sequence number each flip was asked with.
+  var sequences: [UInt64] = []
+  /// Whether the board can be the device's master (no desktop holds it).
+  var master = true
   var nextHandle: UInt32 = 1
   var nextFramebuffer: UInt32 = 101
   var openFds = 0
@@ -142,17 +146,22 @@ final class FakeDRM: @unchecked Sendable {
         if crtc == 40 { self.shown = fb }
         self.pendingFlips = []
       },
-      pageFlip: { (_, crtc, fb) throws(DRMFailure) in
+      pageFlip: { (_, crtc, fb, sequence) throws(DRMFailure) in
         try self.record("drmModePageFlip \(crtc) fb=\(fb)")
         guard self.pendingFlips.isEmpty else { throw DRMFailure(errno: EBUSY) }
         self.pendingFlips.append(fb)
+        self.sequences.append(sequence)
       },
-      waitForFlip: { (_, timeout) throws(DRMFailure) -> Bool in
+      waitForFlip: { (_, timeout, sequence) throws(DRMFailure) -> Bool in
         try self.record("drmHandleEvent")
         guard self.flipEventsCome, let fb = self.pendingFlips.first else { return false }
         self.pendingFlips.removeFirst()
         self.shown = fb
-        return true
+        return self.sequences.last == sequence
+      },
+      becomeMaster: { _ in
+        self.log.append("drmSetMaster")
+        return self.master
       },
       connectorProperty: { _, _, name in self.hasDPMS && name == "DPMS" ? 50 : nil },
       setConnectorProperty: { (_, connector, property, value) throws(DRMFailure) in

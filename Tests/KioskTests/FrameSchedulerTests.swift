@@ -102,3 +102,16 @@ import Testing
     #expect(s.plan(at: 2, look: day) == .init(draw: true, path: .board(whole: true), power: nil))
   }
 }
+
+@Suite struct PageTimerReloadTests {
+  @Test func aLayoutReloadedWithFewerPagesLeavesTheTimerOnItsLast() {
+    var timer = PageTimer(durations: [10, 10, 10], now: 0)
+    timer.turn(2, now: 1)
+    #expect(timer.page == 2)
+    timer.durations = [10, 10]
+    #expect(timer.page == 1)
+    #expect(timer.nextTurn == 11)
+    let turned = timer.tick(now: 11)
+    #expect(turned && timer.page == 0)
+  }
+}

@@ -119,5 +119,18 @@ import WallboardCore
     try "Europe/London\n".write(toFile: file, atomically: true, encoding: .utf8)
     #expect(Zone.current(environment: [:], localtime: "/nonexistent", timezone: file).identifier == "Europe/London")
     #expect(Zone.current(environment: [:], localtime: "/nonexistent", timezone: "/nonexistent").identifier == "UTC")
+    // A copied file, not a link: its own rules.
+    let copy = dir.appendingPathComponent("copied").path
+    try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/Europe/Berlin", toPath: copy)
+    let local = Zone.current(environment: [:], localtime: copy, timezone: "/nonexistent")
+    #expect(local.identifier == "localtime")
+    #expect(local.offset(at: Instant(millis: 1_782_864_000_000)) == 7200)
+  }
+
+  @Test func aFileWithNoTransitionsFollowsItsRuleForEveryTime() throws {
+    let rule = try #require(PosixTZ("CET-1CEST,M3.5.0,M10.5.0/3"))
+    let zone = TZif(transitions: [], offsets: [], initial: 3600, rule: rule)
+    #expect(zone.offset(at: 1_782_864_000) == 7200, "July")
+    #expect(zone.offset(at: 1_767_225_600) == 3600, "January")
   }
 }
