@@ -49,11 +49,8 @@ public final class DRMScreen: Display {
   var flipPending = false
   /// The sequence number of the last flip asked for (its event carries it).
   var flipSequence: UInt64 = 0
-  /// Whether each buffer holds a whole frame of the current canvas size, offset and fill.
-  var ready: [Bool]
-  /// The rows the previous frame changed.
-  var previousRows: [Bool] = []
-  var previous: (width: Int, height: Int, dx: Int, dy: Int, fill: RGBA)?
+  /// Which rows each buffer needs.
+  var rows: PageRows
   /// The connector's DPMS property, nil when it has none.
   let dpms: UInt32?
   /// Whether the output is off (DPMS).
@@ -78,7 +75,7 @@ public final class DRMScreen: Display {
     self.saved = saved
     self.format = format
     self.buffers = buffers
-    self.ready = buffers.map { _ in false }
+    self.rows = PageRows(pages: buffers.count)
     self.dpms = dpms
   }
 
@@ -108,7 +105,7 @@ public final class DRMScreen: Display {
     device: String, mode request: DRMModeRequest? = nil, syscalls: DRMSyscalls = .live
   ) throws(DRMError) -> DRMScreen {
     func call<T>(_ name: String, _ body: () throws(DRMFailure) -> T) throws(DRMError) -> T {
-      do { return try body() } catch { throw .callFailed(device: device, call: name, errno: error.errno) }
+      try DRMScreen.call(device, name, body)
     }
     let fd = try call("open") { () throws(DRMFailure) in try syscalls.open(device) }
     var made: [Buffer] = []
@@ -210,12 +207,17 @@ public final class DRMScreen: Display {
     throw first ?? .callFailed(device: devices.first ?? "/dev/dri/card0", call: "open", errno: ENOENT)
   }
 
+  /// Runs a call on `device`, its failure a `DRMError` naming the device, the call and errno.
+  static func call<T>(_ device: String, _ name: String, _ body: () throws(DRMFailure) -> T) throws(DRMError) -> T {
+    do { return try body() } catch { throw .callFailed(device: device, call: name, errno: error.errno) }
+  }
+
   /// A dumb buffer of the mode's size, a framebuffer of it, and its memory mapped.
   private static func makeBuffer(
     fd: Int32, mode: DRMModeInfo, bpp: Int, depth: Int, device: String, syscalls: DRMSyscalls
   ) throws(DRMError) -> Buffer {
     func call<T>(_ name: String, _ body: () throws(DRMFailure) -> T) throws(DRMError) -> T {
-      do { return try body() } catch { throw .callFailed(device: device, call: name, errno: error.errno) }
+      try DRMScreen.call(device, name, body)
     }
     let dumb = try call("DRM_IOCTL_MODE_CREATE_DUMB") { () throws(DRMFailure) in
       try syscalls.createDumb(fd, mode.width, mode.height, bpp)
@@ -251,36 +253,22 @@ public final class DRMScreen: Display {
     precondition(!closed, "present after close")
     let canvas = frame.canvas
     let (w, h) = (min(canvas.width, mode.width), min(canvas.height, mode.height))
-    let look = (canvas.width, canvas.height, frame.offset.dx, frame.offset.dy, frame.background)
-    if previous.map({ $0 != look }) ?? true {
-      ready = buffers.map { _ in false }
-      previousRows = [Bool](repeating: true, count: mode.height)
-    }
-    previous = look
-    // The screen rows this frame changed (all of them for a whole frame).
-    var rows = [Bool](repeating: false, count: mode.height)
-    let overlap = IRect(x: 0, y: 0, width: w, height: h)
-    for rect in frame.dirty ?? [IRect(x: 0, y: 0, width: mode.width, height: mode.height)] {
-      let r = IRect(x: rect.x + frame.offset.dx, y: rect.y + frame.offset.dy, width: rect.width, height: rect.height)
-      let clipped =
-        frame.dirty == nil ? IRect(x: 0, y: 0, width: mode.width, height: mode.height) : r.intersection(overlap)
-      if !clipped.isEmpty { for y in clipped.y..<clipped.maxY { rows[y] = true } }
-    }
-    defer { previousRows = rows }
+    // The whole screen is written (the edge a move uncovers, or a smaller canvas, in the fill).
+    let changed = rows.changed(
+      frame.dirty, canvas: canvas, height: mode.height, overlap: IRect(x: 0, y: 0, width: w, height: h),
+      offset: frame.offset, fill: frame.background)
+    defer { rows.finish(changed) }
     // The buffer to draw into: the hidden one, once the flip that hid it is done. A flip whose
     // event never came (a lost vertical blank) leaves which buffer is shown unknown: the frame
     // is then shown by a mode set, and the late event, if it comes, is passed over.
     var lost = false
     if flipPending { lost = try !finishFlip() }
     let target = pageFlips && modeSet ? 1 - front : front
-    var copy = rows
-    for y in 0..<mode.height where !ready[target] || previousRows[y] { copy[y] = true }
     let edge = [UInt32](repeating: Canvas.pack(frame.background), count: mode.width)
     let b = buffers[target]
     format.write(
-      canvas, rows: copy, width: mode.width, into: b.memory, lineLength: b.dumb.pitch, offset: frame.offset,
-      edge: edge)
-    ready[target] = true
+      canvas, rows: rows.toWrite(page: target, changed: changed, alternating: pageFlips), width: mode.width,
+      into: b.memory, lineLength: b.dumb.pitch, offset: frame.offset, edge: edge)
     guard modeSet && target != front && !lost else {
       if !modeSet || lost { try setMode(showing: target) }
       if lost { flipFallbacks += 1 }

@@ -2,7 +2,8 @@ internal import Glibc
 public import Raster
 
 extension Framebuffer {
-  /// Shows `canvas`, of which only the rows touched by `dirty` changed since the previous frame.
+  /// Shows `canvas`, of which only the rows touched by `dirty` (nil: all of it) changed since the
+  /// previous frame.
   ///
   /// The overlap of the canvas and the screen is copied (from the top-left corner); the rest of
   /// either is left alone. The first frame, and the first after the canvas changes size or
@@ -18,34 +19,19 @@ extension Framebuffer {
   /// `FBIOPAN_DISPLAY` shows it. Should the pan fail, the display falls back to single
   /// buffering for good and copies the frame into the visible page instead.
   public func present(
-    _ canvas: Canvas, dirty: [IRect], offset: (dx: Int, dy: Int) = (0, 0), fill: RGBA = RGBA(r: 0, g: 0, b: 0)
+    _ canvas: Canvas, dirty: [IRect]?, offset: (dx: Int, dy: Int) = (0, 0), fill: RGBA = RGBA(r: 0, g: 0, b: 0)
   ) {
     let w = min(canvas.width, width)
     let h = min(canvas.height, height)
-    if previousCanvasSize.map({ $0 != (canvas.width, canvas.height) }) ?? true || previousOffset != offset
-      || previousFill != fill
-    {
-      pageReady = [false, false]
-      previousRows = [Bool](repeating: true, count: h)
-    }
-    previousCanvasSize = (canvas.width, canvas.height)
-    previousOffset = offset
-    previousFill = fill
-    var rows = [Bool](repeating: false, count: h)
     let overlap = IRect(x: 0, y: 0, width: w, height: h)
-    for rect in dirty {
-      let r = IRect(x: rect.x + offset.dx, y: rect.y + offset.dy, width: rect.width, height: rect.height)
-        .intersection(overlap)
-      if !r.isEmpty { for y in r.y..<r.maxY { rows[y] = true } }
-    }
-    defer { previousRows = rows }
+    let rows = pages.changed(dirty, canvas: canvas, height: h, overlap: overlap, offset: offset, fill: fill)
+    defer { pages.finish(rows) }
     let edge = [UInt32](repeating: Canvas.pack(fill), count: w)
     if isDoubleBuffered, var info = varInfo {
       let back = 1 - visiblePage
-      var copy = rows
-      for y in 0..<h where !pageReady[back] || previousRows[y] { copy[y] = true }
-      write(canvas, rows: copy, width: w, page: back, offset: offset, edge: edge)
-      pageReady[back] = true
+      write(
+        canvas, rows: pages.toWrite(page: back, changed: rows, alternating: true), width: w, page: back, offset: offset,
+        edge: edge)
       waitForVSyncIfOffered()
       info.yoffset = back * height
       do {
@@ -54,13 +40,14 @@ extension Framebuffer {
         visiblePage = back
         return
       } catch {
+        // Single-buffered from now on: the visible page is written whole once, then as it changes.
         isDoubleBuffered = false
-        rows = [Bool](repeating: true, count: h)
+        pages.lose(page: visiblePage)
       }
     }
-    if !pageReady[0] { rows = [Bool](repeating: true, count: h) }
-    write(canvas, rows: rows, width: w, page: visiblePage, offset: offset, edge: edge)
-    pageReady[0] = true
+    write(
+      canvas, rows: pages.toWrite(page: visiblePage, changed: rows, alternating: false), width: w, page: visiblePage,
+      offset: offset, edge: edge)
   }
 
   /// `FBIO_WAITFORVSYNC`, unless the driver has said it does not have it.

@@ -35,16 +35,8 @@ public final class Framebuffer {
   public internal(set) var isDoubleBuffered: Bool
   /// The page on screen (0 or 1; always 0 when single-buffered).
   var visiblePage = 0
-  /// Whether each page already holds a complete frame of the current canvas size.
-  var pageReady = [false, false]
-  /// The rows the previous frame changed.
-  var previousRows: [Bool] = []
-  /// The size of the previous canvas.
-  var previousCanvasSize: (width: Int, height: Int)?
-  /// Where the previous canvas was moved to.
-  var previousOffset: (dx: Int, dy: Int) = (0, 0)
-  /// The colour of the edge a move uncovered in the previous frame.
-  var previousFill = RGBA(r: 0, g: 0, b: 0)
+  /// Which rows each page needs.
+  var pages = PageRows(pages: 2)
   /// Whether to try `FBIO_WAITFORVSYNC`; off after it fails with `ENOTTY` or `EINVAL`.
   public internal(set) var waitsForVSync: Bool
 

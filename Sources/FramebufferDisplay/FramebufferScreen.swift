@@ -1,5 +1,4 @@
 public import DisplayCore
-public import Raster
 
 /// The framebuffer as the board's display. (The `ConsoleGuard` that keeps the console's text
 /// and cursor off it is the caller's: a file standing in for a device has none.)
@@ -16,8 +15,7 @@ public final class FramebufferScreen: Display {
   public var traits: DisplayTraits { DisplayTraits(fillsScreen: true, movesFrames: true) }
 
   public func present(_ frame: DisplayFrame) throws(DisplayError) {
-    framebuffer.present(
-      frame.canvas, dirty: frame.dirty ?? [frame.canvas.bounds], offset: frame.offset, fill: frame.background)
+    framebuffer.present(frame.canvas, dirty: frame.dirty, offset: frame.offset, fill: frame.background)
   }
 
   /// `FBIOBLANK`: powered down (DPMS off) or shown again.

@@ -87,8 +87,6 @@ public struct FrameScheduler: Sendable {
   public private(set) var pending = true
   /// The look of the last frame presented; nil when the next must be presented whole.
   public private(set) var lastLook: Look?
-  /// Whether a screen frame is kept from the last frame (so a frame can update it).
-  public private(set) var screenKept = false
   /// Whether the output is off for the night.
   public private(set) var poweredOff = false
 
@@ -113,7 +111,6 @@ public struct FrameScheduler: Sendable {
   public mutating func invalidate() {
     pending = true
     lastLook = nil
-    screenKept = false
   }
 
   /// Whether a frame is due at `t`.
@@ -138,7 +135,6 @@ public struct FrameScheduler: Sendable {
       }
       // A black frame first, then the output off.
       lastLook = look
-      screenKept = true
       return Plan(draw: true, path: .screen(whole: true), power: false)
     }
     let powerOn: Bool? = poweredOff ? true : nil
@@ -148,13 +144,12 @@ public struct FrameScheduler: Sendable {
     }
     let whole = lastLook != look
     lastLook = look
+    // The same look takes the same path as the frame before: a screen frame with an unchanged
+    // look is the one kept from that frame, updated.
     if !rotated && look.night == .day && (look.offset.isZero || movesFrames) {
-      screenKept = false
       return Plan(draw: true, path: .board(whole: whole), power: powerOn)
     }
-    let update = !whole && screenKept
-    screenKept = true
-    return Plan(draw: true, path: .screen(whole: !update), power: powerOn)
+    return Plan(draw: true, path: .screen(whole: whole), power: powerOn)
   }
 
   /// What the display did when told to turn its output off: `off` false when it could not (it

@@ -33,12 +33,21 @@ struct TZif: Sendable, Hashable {
   }
 
   /// Reads the zone file at `path`; nil when it is missing, too large or not a TZif file.
-  static func load(path: String) -> TZif? {
+  static func load(path: String) -> TZif? { readFile(path, atMost: maxFileBytes).flatMap(parse) }
+
+  /// The text of a small file (at most 4 KiB), nil when it cannot be read or is larger.
+  static func readSmall(_ path: String) -> String? {
+    readFile(path, atMost: 4096).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The bytes of the regular file at `path`, nil when it is missing, not a regular file or
+  /// larger than `limit` bytes.
+  private static func readFile(_ path: String, atMost limit: Int) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= maxFileBytes else { return nil }
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= limit else { return nil }
     var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
     var got = 0
     while got < bytes.count {
@@ -47,17 +56,7 @@ struct TZif: Sendable, Hashable {
       guard n > 0 else { return nil }
       got += n
     }
-    return parse(bytes)
-  }
-
-  /// The text of a small file (at most 4 KiB), nil when it cannot be read.
-  static func readSmall(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes = [UInt8](repeating: 0, count: 4096)
-    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    return n > 0 ? String(decoding: bytes[0..<n], as: UTF8.self) : nil
+    return bytes
   }
 
   /// Parses TZif bytes (version 1 alone, or 2 and later: the 64-bit block and the footer).

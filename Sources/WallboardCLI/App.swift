@@ -43,6 +43,7 @@ public struct App {
         options = try ArgumentParser.applyConfig(text, file: config, under: args)
       }
       options.commandLine = args
+      try options.checkCombinations()
       try run(options)
       if options.command == .run, let signo = stop.requested() {
         console.error("wallboard: stopped by \(StopSignals.name(signo))")

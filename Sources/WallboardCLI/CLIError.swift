@@ -16,6 +16,13 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
     }
   }
 
+  /// What went wrong, without the program's name (for a line of its own or a panel).
+  var message: String {
+    switch self {
+    case .usage(let m), .badInput(let m), .runtime(let m): m
+    }
+  }
+
   public var description: String {
     switch self {
     case .usage(let m): "wallboard: \(m)\nTry 'wallboard --help'."

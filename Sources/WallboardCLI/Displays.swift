@@ -29,7 +29,7 @@ enum Displays {
           return try open(o, choosing: "sdl", environment: environment, console: console)
         } catch {
           console.error(
-            "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display \(consoleChoice())"
+            "wallboard: \(error.message); using --display \(consoleChoice())"
           )
           choice = consoleChoice()
         }
@@ -44,9 +44,6 @@ enum Displays {
   private static func open(
     _ o: Options, choosing choice: String, environment: [String: String], console: Console
   ) throws(CLIError) -> any Display {
-    if o.mode != nil && !["auto", "console"].contains(o.display) && choice != "drm" && !choice.hasPrefix("drm:") {
-      throw .usage("--mode is for --display drm")
-    }
     if choice == "fb" || choice.hasPrefix("fb:") {
       let device = choice == "fb" ? "/dev/fb0" : String(choice.dropFirst(3))
       if let g = o.fbGeometry {
@@ -70,7 +67,7 @@ enum Displays {
         return try open(o, choosing: "drm", environment: environment, console: console)
       } catch {
         console.error(
-          "wallboard: \(error.description.replacingOccurrences(of: "wallboard: ", with: "")); using --display fb"
+          "wallboard: \(error.message); using --display fb"
             + (o.mode != nil ? " (in the console's mode: --mode is for DRM)" : ""))
         return try open(o, choosing: "fb", environment: environment, console: console)
       }

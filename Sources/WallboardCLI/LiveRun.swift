@@ -95,7 +95,6 @@ struct LiveRun {
     var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
     var diagnostics = Diagnostics(enabled: settings.diagnostics)
-    inbox.wakeup.takeSignals()
     var reload = resources.map { r in
       ReloadWatch(options: options, resources: r, hangup: stop.takeHangup, wake: { [inbox] in inbox.wakeup.signal() })
     }

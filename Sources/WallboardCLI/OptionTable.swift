@@ -45,7 +45,9 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--display", value: "auto|sdl|console|drm[:DEVICE]|fb[:DEVICE]|term|text|png:PATH",
-      help: "where `run` draws; default auto; sdl is full screen (window manager or not) and exits 1 with no display"
+      help:
+        "where `run` draws; default auto (a window if a display server answers, else console, else the terminal); "
+        + "console is DRM/KMS, else the framebuffer; sdl is full screen (window manager or not) and exits 1 with no display"
     ) { o, v throws(CLIError) in
       let ok =
         ["auto", "sdl", "console", "drm", "fb", "term", "text"].contains(v) || (v.hasPrefix("fb:") && v.count > 3)
@@ -101,7 +103,8 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--at", value: "RFC3339",
-      help: "the clock for snapshot and inspect; default the time of the last event read"
+      help:
+        "the clock for snapshot and inspect, ages and staleness judged at it; default the time of the last event read"
     ) { o, v throws(CLIError) in
       do throws(Instant.ParseError) { o.at = try Instant(rfc3339: v) } catch {
         switch error {
@@ -238,7 +241,7 @@ enum OptionTable {
     OptionSpec(
       name: "--config", value: "PATH",
       help: "a file of these options, one `name value` per line; saved or SIGHUP: run applies all but source, "
-        + "display, size, rotate, fb-geometry, workflow, estimates, project, label, assignee and the journal's"
+        + "display, mode, size, rotate, fb-geometry, workflow, estimates, project, label, assignee and the journal's"
     ) { o, v throws(CLIError) in
       try nonEmpty("--config", v)
       o.config = v

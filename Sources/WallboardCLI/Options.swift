@@ -19,6 +19,14 @@ public struct Options: Sendable {
   public var fbGeometry: (width: Int, height: Int, bpp: Int)?
   /// `--mode`: the DRM display's mode instead of the preferred one.
   var mode: DRMModeRequest?
+
+  /// Refuses options that do not go together, once the command line and the config file are
+  /// both read: `--mode` with a display that is never DRM.
+  func checkCombinations() throws(CLIError) {
+    if mode != nil && !["auto", "console", "drm"].contains(display) && !display.hasPrefix("drm:") {
+      throw .usage("--mode is for --display drm (or console or auto, when they take DRM), not \(display)")
+    }
+  }
   public var rotate = 0
   public var scale = 1.0
   public var size: (width: Int, height: Int)?

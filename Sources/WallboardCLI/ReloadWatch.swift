@@ -62,7 +62,7 @@ struct ReloadWatch {
       files.watch(Self.watched(o, resources: resources))
       return ""
     } catch {
-      return "Reload failed: " + error.description.replacingOccurrences(of: "wallboard: ", with: "")
+      return "Reload failed: " + error.message
     }
   }
 }

@@ -32,7 +32,7 @@ public enum StopSignals {
     _ = hangupFlag.load(ordering: .relaxed)
     _ = ConsoleGuard.isActive
     _ = TerminalDisplay.emergencyRestoreArmed
-    _ = Wakeup.signalled.load(ordering: .relaxed)
+    _ = Wakeup.signals
     var action = sigaction()
     action.__sigaction_handler.sa_handler = stopSignalHandler
     // One handler at a time: a signal arriving while another is handled waits for it.
@@ -116,6 +116,6 @@ private let stopSignalHandler: @convention(c) (Int32) -> Void = { signo in
   let saved = errno
   if StopSignals.receive(signo, stop: stopSignal, hangup: hangupFlag) == .endNow { endNow(signo) }
   // The run loop sleeps until its next deadline: a stop or reload wakes it now.
-  Wakeup.signal(Wakeup.signalled.load(ordering: .sequentiallyConsistent))
+  Wakeup.signal(Wakeup.signals.write)
   errno = saved
 }

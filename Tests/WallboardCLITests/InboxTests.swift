@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 import WallboardCore
@@ -10,6 +11,37 @@ import WallboardCore
 struct InboxTests {
   static func input(_ i: Int) -> BoardInput {
     .rejected(origin: "flood", at: Instant(millis: Int64(i)), reason: "line \(i): not JSON")
+  }
+
+  /// The loop's sleep ends when an input comes, or a stop or reload signal (the handler's byte
+  /// on the process's signal pipe), not at its deadline; and lasts to the deadline otherwise.
+  @Test(arguments: ["input", "signal", "nothing"])
+  func theSleepEndsAtAnInputOrASignal(_ wake: String) {
+    let inbox = Inbox(capacity: 10)
+    _ = inbox.take()
+    inbox.wait(timeout: 0)  // empties the pipes of what came before
+    let started = Date()
+    let done = Atomic<Bool>(false)
+    if wake != "nothing" {
+      Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: 0.05)
+        if wake == "input" { inbox.put(Self.input(1)) }
+        // Another test's loop in this process may take a byte of the one signal pipe first:
+        // a byte every 50 ms until this wait has ended.
+        while wake == "signal" && !done.load(ordering: .relaxed) {
+          Wakeup.signal(Wakeup.signals.write)
+          Thread.sleep(forTimeInterval: 0.05)
+        }
+      }
+    }
+    inbox.wait(timeout: wake == "nothing" ? 0.3 : 20)
+    done.store(true, ordering: .relaxed)
+    let waited = Date().timeIntervalSince(started)
+    if wake == "nothing" {
+      #expect(waited >= 0.29, "slept to its deadline")
+    } else {
+      #expect(waited < 10, "woken by the \(wake), not the 20 s deadline")
+    }
   }
 
   @Test func aFloodWaitsForTheBoardInsteadOfGrowing() throws {
