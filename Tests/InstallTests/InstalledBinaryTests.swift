@@ -60,7 +60,16 @@ struct InstalledBinaryTests {
   ) throws -> Run {
     let clean = ["/usr/bin/env", "-i", "PATH=\(path)"] + command
     let full = (withoutToolchain ? hidingToolchain ?? [] : []) + clean
-    return try Command.run(URL(fileURLWithPath: full[0]), Array(full.dropFirst()), in: dir)
+    // A binary copied a moment ago can be "busy" (ETXTBSY, status 126): a process another test
+    // forked while the copy's file was open for writing holds that descriptor until it execs.
+    // That lasts milliseconds; the run is tried again, a few times.
+    var attempt = 0
+    while true {
+      let r = try Command.run(URL(fileURLWithPath: full[0]), Array(full.dropFirst()), in: dir)
+      attempt += 1
+      guard r.status == 126, r.err.contains("Text file busy"), attempt < 5 else { return r }
+      Thread.sleep(forTimeInterval: 0.1 * Double(attempt))
+    }
   }
 
   /// Copies the installed prefix into a fresh temporary folder and passes its `bin/wallboard`.
