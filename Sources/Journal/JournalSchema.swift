@@ -74,8 +74,16 @@ enum JournalSchema {
       try db.scalar("SELECT value FROM meta WHERE key = 'codec'")?.integer
     }
     guard let codec else { throw .notAJournal(path: path, reason: "its meta table names no encoding") }
-    guard codec == Int64(BoardCodec.version) else {
+    // Every blob carries its own format version, and this build reads the older ones (see
+    // `BoardCodec.version`): a journal an older build wrote is read as it is, and once this build
+    // writes to it the meta says the newest encoding it may hold.
+    guard (Int64(BoardCodec.readable.lowerBound)...Int64(BoardCodec.version)).contains(codec) else {
       throw .otherEncoding(path: path, found: Int(clamping: codec), known: Int(BoardCodec.version))
+    }
+    if writable, codec < Int64(BoardCodec.version) {
+      try file.guarded { () throws(SQLiteError) in
+        try db.execute("UPDATE meta SET value = \(BoardCodec.version) WHERE key = 'codec'")
+      }
     }
   }
 }

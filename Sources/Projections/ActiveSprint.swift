@@ -49,7 +49,7 @@ extension BoardState {
 
   /// The features that are members of `sprint` now.
   public func members(of sprint: Sprint) -> [Feature] {
-    features.values.filter { membership(of: $0).contains(sprint.id) }.sorted { $0.id < $1.id }
+    features.values.filter { membership(of: $0).contains(sprint.id) }.sorted { $0.key < $1.key }
   }
 
   /// The workflow for a set of features: that of their most common project.

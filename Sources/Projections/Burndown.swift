@@ -15,7 +15,8 @@ public struct ScopeChange: Hashable, Sendable {
   public enum Kind: String, Sendable { case added, removed, estimate }
   public var date: CivilDate
   public var at: Instant
-  public var featureId: String
+  public var feature: FeatureKey
+  public var featureId: String { feature.id }
   public var delta: Double
   public var kind: Kind
 }
@@ -71,9 +72,7 @@ extension Burndown {
     let histories = state.history.filter { _, h in h.versions.contains { $0.sprints.contains(sprint.id) } }
       .sorted { $0.key < $1.key }
     let workflows = Dictionary(
-      uniqueKeysWithValues: histories.map { id, _ in
-        (id, state.workflow(forProject: state.features[id]?.projectId))
-      })
+      uniqueKeysWithValues: histories.map { key, _ in (key, state.workflow(forProject: key.projectId)) })
 
     func isMember(_ v: FeatureVersion?) -> Bool {
       guard let v, v.exists else { return false }
@@ -174,12 +173,12 @@ extension Burndown {
         }
         if let (delta, kind) = change {
           changes.append(
-            ScopeChange(date: zone.date(of: v.at), at: v.at, featureId: id, delta: delta, kind: kind))
+            ScopeChange(date: zone.date(of: v.at), at: v.at, feature: id, delta: delta, kind: kind))
         }
         prev = v
       }
     }
-    changes.sort { ($0.at, $0.featureId) < ($1.at, $1.featureId) }
+    changes.sort { $0.at != $1.at ? $0.at < $1.at : $0.feature < $1.feature }
 
     // Never after `at`: a chart of a sprint that has not started, or of what the board did not
     // know yet, is flat at what it knew at `at`.

@@ -11,7 +11,8 @@ public struct BurndownStep: Hashable, Sendable {
   }
   public var at: Instant
   public var kind: Kind
-  public var featureId: String
+  public var feature: FeatureKey
+  public var featureId: String { feature.id }
   /// Change of the scope (0 for burn).
   public var scopeDelta: Double
   /// Change of the completed total.
@@ -30,7 +31,8 @@ extension BurndownStep {
   /// Sweeps every member's versions between `from` and `to` (both inclusive of changes after
   /// `from`), in time order (ties by feature id), keeping the totals as it goes.
   static func compute(
-    histories: [(key: String, value: FeatureHistory)], workflows: [String: Workflow], from: Instant, to: Instant,
+    histories: [(key: FeatureKey, value: FeatureHistory)], workflows: [FeatureKey: Workflow], from: Instant,
+    to: Instant,
     isMember: (FeatureVersion?) -> Bool, value: (FeatureVersion) -> Double
   ) -> [BurndownStep] {
     guard to > from else { return [] }
@@ -59,7 +61,9 @@ extension BurndownStep {
         changes.append(Change(at: later.at, feature: i, version: j))
       }
     }
-    changes.sort { ($0.at, histories[$0.feature].key) < ($1.at, histories[$1.feature].key) }
+    changes.sort {
+      $0.at != $1.at ? $0.at < $1.at : histories[$0.feature].key < histories[$1.feature].key
+    }
 
     var steps: [BurndownStep] = []
     for change in changes {
@@ -81,20 +85,20 @@ extension BurndownStep {
         completed += carried
         steps.append(
           BurndownStep(
-            at: change.at, kind: kind, featureId: id, scopeDelta: s1 - s0, completedDelta: carried, scope: scope,
+            at: change.at, kind: kind, feature: id, scopeDelta: s1 - s0, completedDelta: carried, scope: scope,
             completed: completed))
         if c1 - c0 != carried {
           completed += c1 - c0 - carried
           steps.append(
             BurndownStep(
-              at: change.at, kind: .burn, featureId: id, scopeDelta: 0, completedDelta: c1 - c0 - carried,
+              at: change.at, kind: .burn, feature: id, scopeDelta: 0, completedDelta: c1 - c0 - carried,
               scope: scope, completed: completed))
         }
       } else if c1 != c0 {
         completed += c1 - c0
         steps.append(
           BurndownStep(
-            at: change.at, kind: .burn, featureId: id, scopeDelta: 0, completedDelta: c1 - c0, scope: scope,
+            at: change.at, kind: .burn, feature: id, scopeDelta: 0, completedDelta: c1 - c0, scope: scope,
             completed: completed))
       }
     }

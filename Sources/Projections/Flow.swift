@@ -157,7 +157,7 @@ extension Flow {
     }
     for f in scope.features {
       add(column(f.status), day: n - 1)
-      let from = Swift.min(state.history[f.id]?.versions.first?.at ?? at, at)
+      let from = Swift.min(state.history[f.key]?.versions.first?.at ?? at, at)
       historyFrom = Swift.min(historyFrom ?? from, from)
     }
 

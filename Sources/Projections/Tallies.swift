@@ -59,7 +59,7 @@ public struct BoardScope: Sendable {
   public var workflow: Workflow
 
   public init(state: BoardState, sprint: Sprint?) {
-    let features = sprint.map { state.members(of: $0) } ?? state.features.values.sorted { $0.id < $1.id }
+    let features = sprint.map { state.members(of: $0) } ?? state.features.values.sorted { $0.key < $1.key }
     self.features = features
     self.workflow = state.workflow(for: features)
   }

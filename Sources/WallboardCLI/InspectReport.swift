@@ -1,5 +1,6 @@
 public import Projections
 public import WallboardCore
+internal import Widgets
 public import Wire
 
 /// The `inspect` JSON of `cli.md`, built from projections.
@@ -23,6 +24,10 @@ public enum InspectReport {
     // Over the tallies' features, so that the last day's counts are the tallies.
     let flow = Flow.compute(state: state, scope: scope, sprint: sprint, at: at, zone: zone, days: flowDays)
 
+    let header = HeaderModel(
+      projects: HeaderModel.projects(of: scope), workspace: HeaderModel.workspaceName(state), sprint: sprint,
+      burndown: burndown, flow: sprint == nil ? flow : nil, at: at, zone: zone, filter: state.settings.filter,
+      missingSprint: state.missingSprint(preferred: activeSprint))
     func num(_ d: Double) -> JSONValue { .number(d) }
     func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }
     func str(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
@@ -56,6 +61,7 @@ public enum InspectReport {
                 .object(
                   JSONObject([
                     ("date", .string(c.date.description)), ("feature_id", .string(c.featureId)),
+                    ("project", str(c.feature.projectId)),
                     ("delta", num(c.delta)), ("kind", .string(c.kind.rawValue)),
                   ]))
               })
@@ -65,6 +71,8 @@ public enum InspectReport {
     return .object(
       JSONObject([
         ("at", .string(at.rfc3339)),
+        ("title", .string(header.title)),
+        ("projects", .array(HeaderModel.projects(of: scope).map(JSONValue.string))),
         ("sprint", sprintJSON),
         ("burndown", burndownJSON),
         (
@@ -95,6 +103,17 @@ public enum InspectReport {
                   })
               ),
             ]))
+        ),
+        (
+          "recent",
+          .array(
+            state.recent.reversed().map { t in
+              .object(
+                JSONObject([
+                  ("feature_id", .string(t.featureId)), ("project", str(t.project)), ("title", .string(t.title)),
+                  ("from", str(t.from)), ("to", .string(t.to)), ("at", .string(t.at.rfc3339)),
+                ]))
+            })
         ),
         ("flow", flowJSON(flow)),
         ("throughput", throughputJSON(flow)),

@@ -3,6 +3,9 @@ extension BoardState {
   var limits: BoardSettings.Limits { settings.limits }
 
   mutating func apply(_ event: Event) -> Outcome {
+    let event = resolved(event)
+    if case .unresolved(let reason) = event { return .ignored(reason) }
+    guard case .resolved(let event) = event else { preconditionFailure("resolved(_:) resolves or explains") }
     if !settings.filter.isEmpty, let outcome = applyThroughFilter(event) { return outcome }
     let outcome = applyBody(event)
     if case .applied = outcome { noteContribution(event) }
@@ -14,12 +17,14 @@ extension BoardState {
   mutating func noteContribution(_ event: Event) {
     let origin = event.origin
     switch event.body {
-    case .featureCreated(let f): contributions.features[f.id] = origin
+    case .featureCreated(let f): contributions.features[f.key] = origin
     case .featureUpdated(let p):
-      if contributions.features[p.id] == nil { contributions.features[p.id] = origin }
-    case .workflowTransitioned(let id, _, _, _):
-      if contributions.features[id] == nil { contributions.features[id] = origin }
-    case .featureDeleted(let id): contributions.features[id] = nil
+      let key = FeatureKey(project: p.projectId ?? nil, id: p.id)
+      if contributions.features[key] == nil { contributions.features[key] = origin }
+    case .workflowTransitioned(let id, _, _, _, let project):
+      let key = FeatureKey(project: project, id: id)
+      if contributions.features[key] == nil { contributions.features[key] = origin }
+    case .featureDeleted(let id, let project): contributions.features[FeatureKey(project: project, id: id)] = nil
     case .sprintCreated(let s): contributions.sprints[s.id] = origin
     case .workflowDefined(let projectId, _): contributions.workflows[projectId ?? ""] = origin
     default: break
@@ -29,13 +34,14 @@ extension BoardState {
   mutating func applyBody(_ event: Event) -> Outcome {
     switch event.body {
     case .featureCreated(let f):
-      let old = features[f.id]
+      let old = features[f.key]
       var g = f
       if old == nil, g.createdAt == nil { g.createdAt = event.time }
       return upsert(g, old: old, at: event.time, membershipMayMove: true)
     case .featureUpdated(let patch):
-      guard let index = features.index(forKey: patch.id) else {
-        var f = newFeature(patch.id)
+      let key = FeatureKey(project: patch.projectId ?? nil, id: patch.id)
+      guard let index = features.index(forKey: key) else {
+        var f = newFeature(key)
         patch.apply(to: &f)
         return upsert(f, old: nil, at: event.time, membershipMayMove: true)
       }
@@ -51,17 +57,19 @@ extension BoardState {
         f, exists: true, at: event.time, membershipMayMove: patch.labels != nil || patch.sprintId != nil,
         pointsMayChange: patch.points != nil || patch.estimate != nil)
       return .applied
-    case .workflowTransitioned(let id, let to, _, let at):
-      let old = features[id]
-      var f = old ?? newFeature(id)
+    case .workflowTransitioned(let id, let to, _, let at, let project):
+      let key = FeatureKey(project: project, id: id)
+      let old = features[key]
+      var f = old ?? newFeature(key)
       f.status = to
       return upsert(f, old: old, at: at ?? event.time, membershipMayMove: old == nil)
-    case .featureDeleted(let id):
-      guard let f = features.removeValue(forKey: id) else {
-        return .ignored("feature.deleted: unknown feature \(id)")
+    case .featureDeleted(let id, let project):
+      let key = FeatureKey(project: project, id: id)
+      guard let f = removeFeature(key) else {
+        return .ignored("feature.deleted: unknown feature \(key)")
       }
       record(f, exists: false, at: event.time, membershipMayMove: true)
-      pruneHistory(of: id)
+      pruneHistory(of: key)
       return .applied
     case .workflowDefined(let projectId, let workflow):
       workflows[projectId ?? ""] = workflow
@@ -101,7 +109,22 @@ extension BoardState {
     }
   }
 
-  func newFeature(_ id: String) -> Feature { Feature(id: id, status: settings.workflow.initialState) }
+  func newFeature(_ key: FeatureKey) -> Feature {
+    Feature(id: key.id, projectId: key.projectId, status: workflow(forProject: key.projectId).initialState)
+  }
+
+  /// Puts a feature on the board under its key, keeping `projectsById` in step.
+  mutating func putFeature(_ f: Feature) {
+    let key = f.key
+    if features.updateValue(f, forKey: key) == nil { projectsById.insert(key) }
+  }
+
+  /// Takes a feature off the board, keeping `projectsById` in step.
+  mutating func removeFeature(_ key: FeatureKey) -> Feature? {
+    guard let f = features.removeValue(forKey: key) else { return nil }
+    if hidden[key] == nil { projectsById.remove(key) }
+    return f
+  }
 
   /// Why a sprint cannot be kept: it ends before it starts, or lasts longer than the limit (a
   /// burndown has a day per calendar day).
@@ -117,9 +140,9 @@ extension BoardState {
   /// Creates or replaces a feature and records the change in its history.
   mutating func upsert(_ f: Feature, old: Feature?, at time: Instant, membershipMayMove: Bool) -> Outcome {
     if old == nil && features.count >= limits.maxFeatures {
-      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.id) not added")
+      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.key) not added")
     }
-    features[f.id] = f
+    putFeature(f)
     noteStatus(f.status)
     if old?.status != f.status { noteTransition(f, from: old?.status, at: time) }
     record(f, exists: true, at: time, membershipMayMove: membershipMayMove)
@@ -131,7 +154,8 @@ extension BoardState {
   }
 
   mutating func noteTransition(_ f: Feature, from: String?, at time: Instant) {
-    recentBuffer.append(Transition(featureId: f.id, title: f.title, from: from, to: f.status, at: time))
+    recentBuffer.append(
+      Transition(featureId: f.id, project: f.projectId, title: f.title, from: from, to: f.status, at: time))
     // Trim in halves so the cost is amortised.
     if recentBuffer.count >= 2 * limits.recentTransitions {
       recentBuffer.removeFirst(recentBuffer.count - limits.recentTransitions)
@@ -145,9 +169,10 @@ extension BoardState {
   ) {
     let cap = limits.maxVersionsPerFeature
     let scale = settings.estimateScale
-    let explicit = membershipMayMove ? explicitSprints[f.id] : nil
-    let named = membershipMayMove || history[f.id]?.versions.last?.exists != true ? namedSprints(of: f) : []
-    BoardState.modify(&history[f.id, default: FeatureHistory()]) { h in
+    let key = f.key
+    let explicit = membershipMayMove ? listedIn(key) : nil
+    let named = membershipMayMove || history[key]?.versions.last?.exists != true ? namedSprints(of: f) : []
+    BoardState.modify(&history[key, default: FeatureHistory()]) { h in
       let last = h.versions.last
       let sprints: [String]
       if !membershipMayMove, let last, last.exists {
@@ -190,8 +215,10 @@ extension BoardState {
     for id in before.subtracting(after) { unlist(id, from: s.id) }
     for id in after.subtracting(before) { explicitSprints[id, default: []].append(s.id) }
     if recordMembers {
-      for id in before.symmetricDifference(after).sorted() {
-        if let f = features[id] { record(f, exists: true, at: time, membershipMayMove: true) }
+      for member in before.symmetricDifference(after).sorted() {
+        for key in featureKeys(listedAs: member) {
+          if let f = features[key] { record(f, exists: true, at: time, membershipMayMove: true) }
+        }
       }
     }
     trimSprints()
@@ -218,12 +245,24 @@ extension BoardState {
     }
   }
 
+  /// The features a sprint's member list names by `member`: `project/id` names that project's
+  /// feature, a bare id the feature of that id in every project (and one without a project).
+  func featureKeys(listedAs member: String) -> [FeatureKey] {
+    var keys = [FeatureKey(id: member)]
+    for p in projectsById.projects(of: member) { keys.append(FeatureKey(project: p, id: member)) }
+    if let slash = member.firstIndex(of: "/"), slash != member.startIndex, member.index(after: slash) != member.endIndex
+    {
+      keys.append(FeatureKey(project: String(member[..<slash]), id: String(member[member.index(after: slash)...])))
+    }
+    return keys
+  }
+
   /// Forgets the history of a deleted feature that no kept sprint refers to.
-  mutating func pruneHistory(of id: String) {
-    guard features[id] == nil, explicitSprints[id] == nil else { return }
+  mutating func pruneHistory(of key: FeatureKey) {
+    guard features[key] == nil, listedIn(key) == nil else { return }
     let referenced =
-      history[id]?.versions.contains { v in v.sprints.contains { sprints[$0] != nil } } ?? false
-    if !referenced { history[id] = nil }
+      history[key]?.versions.contains { v in v.sprints.contains { sprints[$0] != nil } } ?? false
+    if !referenced { history[key] = nil }
   }
 
   /// Replaces what the snapshot's own source contributed with the snapshot (other sources' features,
@@ -262,20 +301,20 @@ extension BoardState {
     }
 
     // Features: replace this source's; its absent ones are recorded as gone.
-    let present = Set(snap.features.map(\.id))
-    for (id, owner) in contributions.features where mine(owner) && !present.contains(id) {
-      contributions.features[id] = nil
-      if let f = features.removeValue(forKey: id) {
+    let present = Set(snap.features.map(\.key))
+    for (key, owner) in contributions.features where mine(owner) && !present.contains(key) {
+      contributions.features[key] = nil
+      if let f = removeFeature(key) {
         record(f, exists: false, at: event.time, membershipMayMove: true)
       }
     }
     var kept: [Feature] = []
     kept.reserveCapacity(snap.features.count)
     for f in snap.features {
-      let old = features[f.id]
+      let old = features[f.key]
       if old == nil && features.count >= limits.maxFeatures { continue }
-      features[f.id] = f
-      contributions.features[f.id] = origin
+      putFeature(f)
+      contributions.features[f.key] = origin
       noteStatus(f.status)
       if let old, old.status != f.status { noteTransition(f, from: old.status, at: event.time) }
       kept.append(f)
@@ -284,7 +323,7 @@ extension BoardState {
     var earliest: Instant?
     if !snap.history.isEmpty {
       for f in kept {
-        guard let moves = snap.history[f.id], let t = backfill(f, moves, before: event.time) else { continue }
+        guard let moves = snap.history[f.key], let t = backfill(f, moves, before: event.time) else { continue }
         earliest = min(earliest ?? t, t)
       }
     }
@@ -294,7 +333,7 @@ extension BoardState {
     }
     // Membership may have moved for anyone: record every present feature.
     for f in kept { record(f, exists: true, at: event.time, membershipMayMove: true) }
-    for id in history.keys where features[id] == nil { pruneHistory(of: id) }
+    for key in history.keys where features[key] == nil { pruneHistory(of: key) }
     return .applied
   }
 }

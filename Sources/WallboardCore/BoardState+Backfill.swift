@@ -11,7 +11,7 @@ extension BoardState {
   /// non-decreasing; moves at one moment keep the last. The versions cap holds: with too many
   /// moves the oldest are dropped, leaving room for the present version.
   mutating func backfill(_ f: Feature, _ moves: [StatusMove], before present: Instant) -> Instant? {
-    let known = history[f.id]?.versions ?? []
+    let known = history[f.key]?.versions ?? []
     let bound = min(present, known.first?.at ?? present)
     let points = settings.estimateScale.points(points: f.points, estimate: f.estimate)
     let sprints = membership(of: f)
@@ -32,7 +32,7 @@ extension BoardState {
     let room = max(0, limits.maxVersionsPerFeature - known.count - 1)
     if past.count > room { past.removeFirst(past.count - room) }
     guard let first = past.first else { return nil }
-    history[f.id] = FeatureHistory(versions: past + known)
+    history[f.key] = FeatureHistory(versions: past + known)
     return first.at
   }
 }

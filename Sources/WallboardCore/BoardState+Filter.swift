@@ -12,45 +12,47 @@ extension BoardState {
     let filter = settings.filter
     switch event.body {
     case .featureCreated(let f):
-      let wasHidden = hidden.removeValue(forKey: f.id) != nil
+      let wasHidden = removeHidden(f.key) != nil
       if filter.matches(f) { return nil }
       var g = f
       // As the ordinary path would: a feature new to the board is created now.
-      if !wasHidden, features[f.id] == nil, g.createdAt == nil { g.createdAt = event.time }
-      leave(f.id, at: event.time)
+      if !wasHidden, features[f.key] == nil, g.createdAt == nil { g.createdAt = event.time }
+      leave(f.key, at: event.time)
       return hide(g, origin: event.origin)
     case .featureUpdated(let patch):
-      if var f = features[patch.id] {
+      let key = FeatureKey(project: patch.projectId ?? nil, id: patch.id)
+      if var f = features[key] {
         guard filter.mayMove(patch) else { return nil }
         patch.apply(to: &f)
         if filter.matches(f) { return nil }
-        let origin = contributions.features[patch.id] ?? event.origin
-        leave(patch.id, at: event.time)
+        let origin = contributions.features[key] ?? event.origin
+        leave(key, at: event.time)
         return hide(f, origin: origin)
       }
-      if var h = hidden[patch.id] {
+      if var h = hidden[key] {
         patch.apply(to: &h.feature)
         if filter.matches(h.feature) { return enter(h, at: event.time) }
-        hidden[patch.id] = h
+        hidden[key] = h
         return .applied
       }
-      var f = newFeature(patch.id)
+      var f = newFeature(key)
       patch.apply(to: &f)
       return filter.matches(f) ? nil : hide(f, origin: event.origin)
-    case .workflowTransitioned(let id, let to, _, _):
-      if hidden[id] != nil {
-        hidden[id]!.feature.status = to
+    case .workflowTransitioned(let id, let to, _, _, let project):
+      let key = FeatureKey(project: project, id: id)
+      if hidden[key] != nil {
+        hidden[key]!.feature.status = to
         return .applied
       }
-      if features[id] != nil { return nil }
-      var f = newFeature(id)
+      if features[key] != nil { return nil }
+      var f = newFeature(key)
       f.status = to
       return filter.matches(f) ? nil : hide(f, origin: event.origin)
-    case .featureDeleted(let id):
-      return hidden.removeValue(forKey: id) == nil ? nil : .applied
+    case .featureDeleted(let id, let project):
+      return removeHidden(FeatureKey(project: project, id: id)) == nil ? nil : .applied
     case .boardSnapshot(var snap):
       // The snapshot replaces what its source contributed, hidden features too.
-      hidden = hidden.filter { $0.value.origin != event.origin }
+      for (key, h) in hidden where h.origin == event.origin { _ = removeHidden(key) }
       var shown: [Feature] = []
       shown.reserveCapacity(snap.features.count)
       for f in snap.features {
@@ -60,7 +62,7 @@ extension BoardState {
         }
         // One on the board from another source leaves now; this source's leave as the
         // snapshot's absent features do.
-        if contributions.features[f.id] != event.origin { leave(f.id, at: event.time) }
+        if contributions.features[f.key] != event.origin { leave(f.key, at: event.time) }
         _ = hide(f, origin: event.origin)
       }
       snap.features = shown
@@ -71,29 +73,38 @@ extension BoardState {
   }
 
   /// Takes a feature off the board as a delete does: its history records it gone.
-  mutating func leave(_ id: String, at time: Instant) {
-    guard let f = features.removeValue(forKey: id) else { return }
-    contributions.features[id] = nil
+  mutating func leave(_ key: FeatureKey, at time: Instant) {
+    guard let f = removeFeature(key) else { return }
+    contributions.features[key] = nil
     record(f, exists: false, at: time, membershipMayMove: true)
-    pruneHistory(of: id)
+    pruneHistory(of: key)
+  }
+
+  /// Takes a feature out of the hidden ones, keeping `projectsById` in step.
+  mutating func removeHidden(_ key: FeatureKey) -> HiddenFeature? {
+    guard let h = hidden.removeValue(forKey: key) else { return nil }
+    if features[key] == nil { projectsById.remove(key) }
+    return h
   }
 
   /// Keeps a feature that does not match off the board, within the feature limit.
   mutating func hide(_ f: Feature, origin: String) -> Outcome {
-    if hidden[f.id] == nil && hidden.count >= limits.maxFeatures {
-      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.id) not kept")
+    if hidden[f.key] == nil && hidden.count >= limits.maxFeatures {
+      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.key) not kept")
     }
-    hidden[f.id] = HiddenFeature(feature: f, origin: origin)
+    if hidden.updateValue(HiddenFeature(feature: f, origin: origin), forKey: f.key) == nil {
+      projectsById.insert(f.key)
+    }
     return .applied
   }
 
   /// Brings a hidden feature that now matches onto the board, as if created at `time`.
   mutating func enter(_ h: HiddenFeature, at time: Instant) -> Outcome {
-    hidden[h.feature.id] = nil
+    _ = removeHidden(h.feature.key)
     var f = h.feature
     if f.createdAt == nil { f.createdAt = time }
     let outcome = upsert(f, old: nil, at: time, membershipMayMove: true)
-    if case .applied = outcome { contributions.features[f.id] = h.origin }
+    if case .applied = outcome { contributions.features[f.key] = h.origin }
     return outcome
   }
 

@@ -18,7 +18,7 @@ extension BoardState {
     }
     let labels = Set([old, new].compactMap { $0 })
     let carriers = features.values.filter { f in f.labels.contains(where: labels.contains) }
-    for f in carriers.sorted(by: { $0.id < $1.id }) {
+    for f in carriers.sorted(by: { $0.key < $1.key }) {
       record(f, exists: true, at: time, membershipMayMove: true)
     }
   }

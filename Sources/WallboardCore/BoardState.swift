@@ -4,7 +4,8 @@
 /// restored board (`BoardInput.restored`) is an input like the others.
 public struct BoardState: Hashable, Sendable {
   public var settings: BoardSettings
-  public internal(set) var features: [String: Feature] = [:]
+  /// Every feature on the board, by (project, id).
+  public internal(set) var features: [FeatureKey: Feature] = [:]
   public internal(set) var sprints: [String: Sprint] = [:]
   /// Sprint ids in the order they were first created, oldest first.
   public internal(set) var sprintOrder: [String] = []
@@ -13,18 +14,23 @@ public struct BoardState: Hashable, Sendable {
   /// The active sprint a snapshot named, if any.
   public internal(set) var activeSprintId: String?
   /// Each feature's relevant history, for burndowns. Kept across snapshots.
-  public internal(set) var history: [String: FeatureHistory] = [:]
+  public internal(set) var history: [FeatureKey: FeatureHistory] = [:]
   /// Every status ever seen, in first-seen order (unknown states are tallied in this order).
   public internal(set) var statusOrder: [String] = []
   var statusSeen: Set<String> = []
-  /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by feature.
+  /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by the
+  /// member as the list names it: `project/id` (one project's feature) or a bare id (the feature
+  /// of that id in every project).
   var explicitSprints: [String: [String]] = [:]
   /// Sprints that take as members the features carrying a label (`Sprint.membershipLabel`), by
   /// label; each list sorted.
   var labelSprints: [String: [String]] = [:]
   /// Features the filter keeps off the board, kept so that a change that makes one match can
   /// bring it in whole (see `BoardState+Filter.swift`).
-  var hidden: [String: HiddenFeature] = [:]
+  var hidden: [FeatureKey: HiddenFeature] = [:]
+  /// The projects holding each id, over `features` and `hidden`: how an event that names a
+  /// feature by its id alone finds it.
+  var projectsById = ProjectsById()
   /// Which source contributed each feature, sprint and workflow: a snapshot replaces only its own.
   var contributions = Contributions()
   /// What each Wallboard source has delivered, by origin name.
@@ -49,7 +55,14 @@ public struct BoardState: Hashable, Sendable {
   /// The sprints a feature is a member of, from its own fields, the sprints' lists and their
   /// membership labels, sorted. The one place membership is decided (history records it so).
   public func membership(of feature: Feature) -> [String] {
-    BoardState.membership(explicit: explicitSprints[feature.id], own: namedSprints(of: feature))
+    BoardState.membership(explicit: listedIn(feature.key), own: namedSprints(of: feature))
+  }
+
+  /// The sprints whose lists name the feature: as `project/id`, or by its bare id.
+  func listedIn(_ key: FeatureKey) -> [String]? {
+    guard !key.project.isEmpty, let bare = explicitSprints[key.id] else { return explicitSprints[key.qualified] }
+    guard let qualified = explicitSprints[key.qualified] else { return bare }
+    return qualified + bare.filter { !qualified.contains($0) }
   }
 
   /// The sprints a feature names: `Feature.ownSprintIds`, then the sprints whose membership
@@ -72,7 +85,7 @@ public struct BoardState: Hashable, Sendable {
 
 /// Which Wallboard source (origin name) contributed each feature, sprint and workflow, by id.
 struct Contributions: Hashable, Sendable {
-  var features: [String: String] = [:]
+  var features: [FeatureKey: String] = [:]
   var sprints: [String: String] = [:]
   /// By project id (`""` = every project).
   var workflows: [String: String] = [:]
@@ -199,6 +212,8 @@ public struct EventCounters: Hashable, Sendable {
 /// A status change, for the "recent changes" list.
 public struct Transition: Hashable, Sendable {
   public var featureId: String
+  /// The feature's project, nil when it names none.
+  public var project: String? = nil
   public var title: String
   public var from: String?
   public var to: String

@@ -31,8 +31,10 @@ public struct Event: Hashable, Sendable {
   public enum Body: Hashable, Sendable {
     case featureCreated(Feature)
     case featureUpdated(FeaturePatch)
-    case featureDeleted(id: String)
-    case workflowTransitioned(featureId: String, to: String, from: String?, at: Instant?)
+    /// `project` names the feature's project; nil: the feature of that id (see
+    /// `BoardState.resolve`).
+    case featureDeleted(id: String, project: String? = nil)
+    case workflowTransitioned(featureId: String, to: String, from: String?, at: Instant?, project: String? = nil)
     case workflowDefined(projectId: String?, workflow: Workflow)
     case sprintCreated(Sprint)
     case sprintStarted(id: String, startedAt: Instant?, patch: SprintPatch)
@@ -61,14 +63,14 @@ public struct BoardSnapshot: Hashable, Sendable {
   public var activeSprintId: String?
   /// The last sequence number the snapshot reflects.
   public var seq: Int64?
-  /// The past of features the source could reconstruct (an audit trail), by feature id, oldest
+  /// The past of features the source could reconstruct (an audit trail), by feature, oldest
   /// first: written into a feature's history only before what the board already knows of it
   /// (see `BoardState.backfill`). Empty for sources that have no past to tell.
-  public var history: [String: [StatusMove]]
+  public var history: [FeatureKey: [StatusMove]]
 
   public init(
     features: [Feature] = [], sprints: [Sprint] = [], workflows: [WorkflowDefinition] = [],
-    activeSprintId: String? = nil, seq: Int64? = nil, history: [String: [StatusMove]] = [:]
+    activeSprintId: String? = nil, seq: Int64? = nil, history: [FeatureKey: [StatusMove]] = [:]
   ) {
     self.features = features
     self.sprints = sprints

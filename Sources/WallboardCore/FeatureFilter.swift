@@ -36,9 +36,9 @@ public struct FeatureFilter: Hashable, Sendable {
     return true
   }
 
-  /// Whether applying `patch` can change whether a feature matches.
+  /// Whether applying `patch` can change whether a feature matches. (Its project is part of
+  /// which feature it is, never changed by a patch.)
   func mayMove(_ patch: FeaturePatch) -> Bool {
-    (!projects.isEmpty && patch.projectId != nil) || (!labels.isEmpty && patch.labels != nil)
-      || (!assignees.isEmpty && patch.assignee != nil)
+    (!labels.isEmpty && patch.labels != nil) || (!assignees.isEmpty && patch.assignee != nil)
   }
 }

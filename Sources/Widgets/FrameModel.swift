@@ -43,11 +43,9 @@ public struct FrameModel: Sendable {
       ? Flow.compute(state: state, scope: scope, sprint: nil, at: at, zone: zone, days: flowDays) : nil
     tallies = Tally.compute(state: state, scope: scope)
     progress = Progress.compute(state: state, scope: scope)
-    var projects: [String: Int] = [:]
-    for f in scope.features { if let p = f.projectId { projects[p, default: 0] += 1 } }
-    let project = projects.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     header = HeaderModel(
-      project: project, sprint: sprint, burndown: burndown, flow: flow, at: at, zone: zone,
+      projects: HeaderModel.projects(of: scope), workspace: HeaderModel.workspaceName(state), sprint: sprint,
+      burndown: burndown, flow: flow, at: at, zone: zone,
       filter: state.settings.filter, missingSprint: state.missingSprint(preferred: activeSprint))
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
@@ -87,19 +85,21 @@ public struct HeaderModel: Hashable, Sendable {
   public var scope: String
 
   /// - Parameters:
-  ///   - project: the project most of the board's features belong to, if any; the filter's
-  ///     projects, when it names some, are named instead.
+  ///   - projects: the projects the board counts (`projects(of:)`); the filter's projects,
+  ///     when it names some, are named instead.
+  ///   - workspace: the name of the workspace the board reads, if one (`workspaceName(_:)`).
   ///   - flow: the flow the chart shows when there is no sprint.
   ///   - filter: the board's filter, which the header says when it is set.
   ///   - missingSprint: the forced sprint the board does not have, said in place of "No sprint".
   public init(
-    project: String? = nil, sprint: Sprint?, burndown: Burndown?, flow: Flow? = nil, at: Instant, zone: Zone,
+    projects: [String] = [], workspace: String? = nil, sprint: Sprint?, burndown: Burndown?, flow: Flow? = nil,
+    at: Instant, zone: Zone,
     filter: FeatureFilter = .all, missingSprint: String? = nil
   ) {
     let name =
       sprint?.name ?? missingSprint.map { "Sprint \($0) not found" } ?? flow.map(FlowWidget.title) ?? "No sprint"
-    let projects = HeaderModel.projectsText(filter.projects) ?? project
-    title = projects.map { "\($0) · \(name)" } ?? name
+    let shown = HeaderModel.projectsText(filter.projects) ?? HeaderModel.boardText(projects, workspace: workspace)
+    title = shown.map { "\($0) · \(name)" } ?? name
     scope = HeaderModel.scopeText(filter)
     goal = sprint?.goal
     if let s = sprint {
@@ -123,6 +123,38 @@ public struct HeaderModel: Hashable, Sendable {
 extension HeaderModel {
   /// The most projects the title names; more are counted there and named on the scope line.
   public static let titleProjects = 2
+
+  /// The projects the board counts: those of the scope's features, sorted.
+  public static func projects(of scope: BoardScope) -> [String] {
+    Set(scope.features.compactMap(\.projectId)).sorted()
+  }
+
+  /// The workspace the board reads, by its folder's name: when every workspace source
+  /// (`orchestra:`, `orchestra-db:` of a folder, `orchestra-md:`) reads one folder of that name.
+  public static func workspaceName(_ state: BoardState) -> String? {
+    var names: Set<String> = []
+    for origin in state.origins.keys {
+      guard let colon = origin.firstIndex(of: ":") else { continue }
+      let kind = origin[..<colon]
+      guard kind == "orchestra" || kind == "orchestra-db" || kind == "orchestra-md" else { continue }
+      var path = Substring(origin[origin.index(after: colon)...])
+      while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+      guard !path.hasPrefix("//"), let last = path.split(separator: "/").last, !last.hasSuffix(".db") else { continue }
+      names.insert(String(last))
+    }
+    return names.count == 1 ? names.first : nil
+  }
+
+  /// The title's project part for the projects the board counts, without a filter naming some:
+  /// the project when there is one; with several, the workspace's name and how many
+  /// ("shop · 14 projects", or "14 projects") — never one of them, as if it were the board.
+  static func boardText(_ projects: [String], workspace: String?) -> String? {
+    switch projects.count {
+    case 0: return nil
+    case 1: return projects[0]
+    default: return (workspace.map { "\($0) · " } ?? "") + "\(projects.count) projects"
+    }
+  }
 
   /// The title's project part for the filter's projects: "web · api", or "4 projects".
   static func projectsText(_ projects: [String]) -> String? {

@@ -23,7 +23,7 @@ extension EventDecoder {
   /// and is an error for the others (`title`, `status`, `labels`, `created_at`, `updated_at`).
   func featurePatch(_ f: Fields) throws(EventDecodingError) -> FeaturePatch {
     var p = FeaturePatch(id: try f.requiredId("id", or: "feature_id"))
-    p.projectId = try f.nullable("project_id") { (k) throws(EventDecodingError) in try f.id(k) }
+    p.projectId = try f.project()
     p.title = try f.notNull("title") { (k) throws(EventDecodingError) in try f.string(k, .text) }
     p.status = try f.notNull("status") { (k) throws(EventDecodingError) in try f.state(k) }
     p.priority = try f.nullable("priority") { (k) throws(EventDecodingError) in

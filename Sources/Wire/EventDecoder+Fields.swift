@@ -98,6 +98,20 @@ struct Fields {
     try requiredString(key, .id)
   }
 
+  /// The project that names the feature an event is about: `project`, or `project_id` (both
+  /// may be given only when they agree). Absent: `nil`, the feature of that id; `null`: the
+  /// feature without a project.
+  func project() throws(EventDecodingError) -> String?? {
+    let read = { (k: String) throws(EventDecodingError) -> String? in try self.id(k) }
+    let short = try nullable("project", read)
+    let long = try nullable("project_id", read)
+    if let short, let long, short != long {
+      throw fail(
+        "project", "names \(short.map(Fields.quoted) ?? "null"), project_id \(long.map(Fields.quoted) ?? "null")")
+    }
+    return short ?? long
+  }
+
   /// `key`, or `alternative` when `key` is absent.
   func requiredId(_ key: String, or alternative: String) throws(EventDecodingError) -> String {
     if object[key] == nil && object[alternative] != nil { return try requiredId(alternative) }

@@ -105,11 +105,12 @@ public struct EventDecoder: Sendable {
     switch topic {
     case "feature.created": return .featureCreated(try feature(p))
     case "feature.updated": return .featureUpdated(try featurePatch(p))
-    case "feature.deleted": return .featureDeleted(id: try p.requiredId("id", or: "feature_id"))
+    case "feature.deleted":
+      return .featureDeleted(id: try p.requiredId("id", or: "feature_id"), project: try p.project() ?? nil)
     case "workflow.transitioned":
       return .workflowTransitioned(
         featureId: try p.requiredId("feature_id", or: "id"), to: try p.requiredState("to"),
-        from: try p.state("from"), at: try p.instant("at"))
+        from: try p.state("from"), at: try p.instant("at"), project: try p.project() ?? nil)
     case "workflow.defined":
       let d = try workflowDefinition(p)
       return .workflowDefined(projectId: d.projectId, workflow: d.workflow)

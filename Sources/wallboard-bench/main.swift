@@ -429,7 +429,7 @@ for n in 0..<oneChangeCount {
   precondition(version != workspaceVersion, "the reader must see the commit")
   workspaceVersion = version
   for c in try! workspaceReader.changes(after: workspaceCursor)! {
-    if case .success(let f)? = try! workspaceReader.feature(id: c.entityID) {
+    for case .success(let f) in try! workspaceReader.features(id: c.entityID) {
       Reducer.reduce(
         into: &workspaceBoard, Event(origin: "orchestra-db:bench", time: c.at ?? workspaceNow, body: .featureCreated(f))
       )

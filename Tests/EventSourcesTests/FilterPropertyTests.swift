@@ -28,11 +28,11 @@ struct FilterPropertyTests {
       switch e.body {
       case .featureCreated(let f): id = f.id
       case .featureUpdated(let p): id = p.id
-      case .workflowTransitioned(let f, _, _, _): id = f
-      case .featureDeleted(let f): id = f
+      case .workflowTransitioned(let f, _, _, _, _): id = f
+      case .featureDeleted(let f, _): id = f
       default: id = nil
       }
-      let before = id.flatMap { all.features[$0] }
+      let before = id.flatMap { id in all.features.first { $0.key.id == id }?.value }
       Reducer.reduce(into: &all, e)
       guard let id else {
         if case .boardSnapshot(var snap) = e.body {
@@ -45,7 +45,7 @@ struct FilterPropertyTests {
         }
         continue
       }
-      let after = all.features[id]
+      let after = all.features.first { $0.key.id == id }?.value
       let was = before.map(filter.matches) ?? false
       let now = after.map(filter.matches) ?? false
       var emitted = e
@@ -79,11 +79,11 @@ struct FilterPropertyTests {
       switch e.body {
       case .featureCreated(let f): id = f.id
       case .featureUpdated(let p): id = p.id
-      case .workflowTransitioned(let f, _, _, _): id = f
+      case .workflowTransitioned(let f, _, _, _, _): id = f
       default: continue
       }
       n += 1
-      guard n % 9 == 0, let f = board.features[id] else { continue }
+      guard n % 9 == 0, let f = board.features.first(where: { $0.key.id == id })?.value else { continue }
       var patch = FeaturePatch(id: id)
       patch.labels =
         f.labels.contains("team:web")

@@ -105,14 +105,17 @@ struct FollowerRewriteTests {
       // would depend on which thread runs first); what was read stays.
       #expect(board.wait(5) { $0.features["A"] != nil })
       try Self.rewrite(file, Self.statuses(10, "todo"))
-      #expect(board.wait(5) { s in s.features.count == 11 && (0..<10).allSatisfy { s.features["F\($0)"] != nil } })
+      #expect(
+        board.wait(5) { s in
+          s.features.count == 11 && (0..<10).allSatisfy { s.features[FeatureKey(id: "F\($0)")] != nil }
+        })
       // The same ten features, every status changed, the file the same size, written over in
       // place without ever being shorter ("todo" and "done" are as long).
       let h = try FileHandle(forWritingTo: file)
       h.write(Data(Self.statuses(10, "done").utf8))
       try h.close()
       #expect(
-        board.wait(5) { s in (0..<10).allSatisfy { s.features["F\($0)"]?.status == "done" } },
+        board.wait(5) { s in (0..<10).allSatisfy { s.features[FeatureKey(id: "F\($0)")]?.status == "done" } },
         "\(board.board().features.mapValues(\.status))")
       #expect(board.board().origins[follower.origin]?.connection == .live)
     }
@@ -122,13 +125,16 @@ struct FollowerRewriteTests {
     try FollowerTests().withFile { file, follower, board in
       #expect(board.wait(5) { $0.features["A"] != nil })
       try Self.rewrite(file, Self.statuses(10, "todo"))
-      #expect(board.wait(5) { s in s.features.count == 11 && (0..<10).allSatisfy { s.features["F\($0)"] != nil } })
+      #expect(
+        board.wait(5) { s in
+          s.features.count == 11 && (0..<10).allSatisfy { s.features[FeatureKey(id: "F\($0)")] != nil }
+        })
       // Thirty lines: the first ten are new statuses of the old features, not old lines.
       try Self.rewrite(
         file, Self.statuses(10, "in-review") + (10..<30).map { F.line("F\($0)", "todo") }.joined())
       #expect(
         board.wait(5) { s in
-          s.features.count == 31 && (0..<10).allSatisfy { s.features["F\($0)"]?.status == "in-review" }
+          s.features.count == 31 && (0..<10).allSatisfy { s.features[FeatureKey(id: "F\($0)")]?.status == "in-review" }
         })
     }
   }

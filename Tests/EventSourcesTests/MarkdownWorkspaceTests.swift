@@ -213,7 +213,7 @@ struct MarkdownWorkspaceTests {
     gone.entries["/p/api/features/B.md"] = listing.entries["/p/api/features/B.md"]
     #expect(
       f.look(gone, at: Instant(millis: 200)) { _ in .success(Self.record("B", status: "todo")) } == [
-        .deleted(id: "A", path: "/p/web/features/A.md")
+        .deleted(id: "A", project: "web", path: "/p/web/features/A.md")
       ])
   }
 
@@ -238,7 +238,7 @@ struct MarkdownWorkspaceTests {
     // Removed: deleted once, by its feature id.
     #expect(
       f.look(MarkdownWorkspace.Listing(), at: Instant(millis: t)) { _ in .failure(bad) } == [
-        .deleted(id: "B", path: "/p/B.md")
+        .deleted(id: "B", project: "web", path: "/p/B.md")
       ])
     #expect(f.look(MarkdownWorkspace.Listing(), at: Instant(millis: t)) { _ in .failure(bad) }.isEmpty)
   }
@@ -256,7 +256,7 @@ struct MarkdownWorkspaceTests {
       ])
     #expect(
       f.look(MarkdownWorkspace.Listing(), at: Instant(millis: 20)) { _ in .failure(Self.torn) } == [
-        .deleted(id: "A", path: "/p/A.md")
+        .deleted(id: "A", project: "web", path: "/p/A.md")
       ])
   }
 

@@ -35,11 +35,16 @@ struct OrchestraDBSourceTests {
     try ws.delete(id: "FEAT-B", at: "2026-11-04T10:02:00Z")
     #expect(
       board.wait(2) { s in
-        s.features["FEAT-A"]?.status == "in-review" && s.features["FEAT-A"]?.labels == ["sprint:s1"]
-          && s.features["FEAT-A"]?.estimate == "L" && s.features["FEAT-C"] != nil && s.features["FEAT-B"] == nil
+        s.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "in-review"
+          && s.features[FeatureKey(project: "web", id: "FEAT-A")]?.labels == ["sprint:s1"]
+          && s.features[FeatureKey(project: "web", id: "FEAT-A")]?.estimate == "L"
+          && s.features[FeatureKey(project: "web", id: "FEAT-C")] != nil
+          && s.features[FeatureKey(project: "web", id: "FEAT-B")] == nil
       }, "\(board.board().features.mapValues(\.status))")
     // Each change is timed by its change-log row.
-    #expect(board.board().history["FEAT-C"]?.versions.first?.at == Make.t("2026-11-04T10:01:00Z"))
+    #expect(
+      board.board().history[FeatureKey(project: "web", id: "FEAT-C")]?.versions.first?.at
+        == Make.t("2026-11-04T10:01:00Z"))
     #expect(board.board().counters.rejected == 0)
   }
 
@@ -53,12 +58,14 @@ struct OrchestraDBSourceTests {
     // A change, then the writer holds its lock: WAL readers go on, and the change is read.
     try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-04T09:00:00Z")
     try ws.writer.send(["begin": "immediate"])
-    #expect(board.wait(2) { $0.features["FEAT-A"]?.status == "in-progress" }, "read while the writer holds its lock")
+    #expect(
+      board.wait(2) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "in-progress" },
+      "read while the writer holds its lock")
     #expect(board.board().origins[source.origin]?.connection == .live)
     try ws.writer.send(["commit": true])
     // The row is written; its change-log entry never is (a failed insert): the fingerprint finds it.
     try ws.write(id: "FEAT-A", status: "done", at: "2026-11-04T10:00:00Z", logged: false)
-    #expect(board.wait(2) { $0.features["FEAT-A"]?.status == "done" })
+    #expect(board.wait(2) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "done" })
   }
 
   @Test func aDatabaseThatAppearsLaterIsFollowedFromThen() throws {
@@ -75,7 +82,10 @@ struct OrchestraDBSourceTests {
     try writer.sql(
       "INSERT INTO features (id, project_id, title, status, updated_at) VALUES ('FEAT-X', 'web', 'X', 'todo', '2026-11-04T10:00:00Z')"
     )
-    #expect(board.wait(3) { $0.features["FEAT-X"] != nil && $0.origins[source.origin]?.connection == .live })
+    #expect(
+      board.wait(3) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-X")] != nil && $0.origins[source.origin]?.connection == .live
+      })
   }
 }
 
@@ -117,23 +127,24 @@ struct OrchestraDBBackfillTests {
     #expect(board.wait(5) { $0.features.count == 3 })
     let s = board.board()
     #expect(
-      s.history["FEAT-A"]?.versions == [
+      s.history[FeatureKey(project: "web", id: "FEAT-A")]?.versions == [
         // The first line starts from in-progress: `set_current_feature` wrote none.
         Self.version("2026-11-02T09:00:00Z", "in-progress"), Self.version("2026-11-03T10:00:00Z", "in-testing"),
         Self.version("2026-11-04T10:00:00Z", "in-review"), Self.version("2026-11-05T10:00:00Z", "done"),
       ])
     #expect(
-      s.history["FEAT-B"]?.versions == [
+      s.history[FeatureKey(project: "web", id: "FEAT-B")]?.versions == [
         Self.version("2026-11-02T09:00:00Z", "todo"), Self.version("2026-11-06T09:00:00Z", "in-progress"),
       ])
-    #expect(s.history["FEAT-C"]?.versions == [Self.version("2026-11-07T09:00:00Z", "todo")])
+    #expect(
+      s.history[FeatureKey(project: "web", id: "FEAT-C")]?.versions == [Self.version("2026-11-07T09:00:00Z", "todo")])
     #expect(s.origins[source.origin]?.historyFrom == M.t("2026-11-02T09:00:00Z"))
 
     // A live move afterwards comes after the past, dated by its change-log row.
     try ws.advance(id: "FEAT-C", kind: "silent", to: "in-progress", at: "2026-11-20T00:00:00Z")
-    #expect(board.wait(2) { $0.features["FEAT-C"]?.status == "in-progress" })
+    #expect(board.wait(2) { $0.features[FeatureKey(project: "web", id: "FEAT-C")]?.status == "in-progress" })
     #expect(
-      board.board().history["FEAT-C"]?.versions == [
+      board.board().history[FeatureKey(project: "web", id: "FEAT-C")]?.versions == [
         Self.version("2026-11-07T09:00:00Z", "todo"), Self.version("2026-11-20T00:00:00Z", "in-progress"),
       ])
     #expect(board.board().counters.rejected == 0)
@@ -153,7 +164,7 @@ extension OrchestraDBBackfillTests {
     let rows = try OrchestraDatabase(path: old.path).features(history: (now, "todo"))
     #expect(
       rows.history == [
-        "FEAT-A": [
+        FeatureKey(project: "web", id: "FEAT-A"): [
           StatusMove(at: M.t("2026-11-02T09:00:00Z"), status: "todo"),
           StatusMove(at: M.t("2026-11-05T09:00:00Z"), status: "done"),
         ]
@@ -171,7 +182,9 @@ extension OrchestraDBBackfillTests {
     let read = try db.features(history: (now, "todo"))
     #expect(read.problems == [])
     #expect(
-      read.history == ["FEAT-B": [StatusMove(at: M.t("2026-11-04T09:00:00Z"), status: "in-review")]],
+      read.history == [
+        FeatureKey(project: "web", id: "FEAT-B"): [StatusMove(at: M.t("2026-11-04T09:00:00Z"), status: "in-review")]
+      ],
       "the start is unknown")
   }
 }
@@ -194,13 +207,13 @@ struct OrchestraDBPollTests {
     try ws.write(id: "FEAT-A", status: "todo", at: "2026-11-03T23:00:00Z")
     let (source, board) = Self.follow(ws.path, interval: 60)
     defer { source.stop() }
-    #expect(board.wait(5) { $0.features["FEAT-A"] != nil })
-    let before = board.board().history["FEAT-A"]?.versions.count ?? 0
+    #expect(board.wait(5) { $0.features[FeatureKey(project: "web", id: "FEAT-A")] != nil })
+    let before = board.board().history[FeatureKey(project: "web", id: "FEAT-A")]?.versions.count ?? 0
     try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-03T23:59:58Z")
     try ws.write(id: "FEAT-A", status: "done", at: "2026-11-04T00:00:03Z")
     source.lookNow()
-    #expect(board.wait(3) { $0.features["FEAT-A"]?.status == "done" })
-    let versions = board.board().history["FEAT-A"]?.versions ?? []
+    #expect(board.wait(3) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "done" })
+    let versions = board.board().history[FeatureKey(project: "web", id: "FEAT-A")]?.versions ?? []
     #expect(versions.count == before + 1, "one event for the two rows: \(versions)")
     #expect(versions.last?.at == Make.t("2026-11-04T00:00:03Z"), "done on the day it was done")
   }
@@ -211,7 +224,7 @@ struct OrchestraDBPollTests {
     try ws.write(id: "FEAT-A", status: "todo")
     let (source, board) = Self.follow(ws.path, interval: 0.2)
     defer { source.stop() }
-    #expect(board.wait(5) { $0.features["FEAT-A"] != nil })
+    #expect(board.wait(5) { $0.features[FeatureKey(project: "web", id: "FEAT-A")] != nil })
     _ = board.board()
     let snapshots = board.snapshots
     // The plugin's first commit (the row) …
@@ -221,7 +234,7 @@ struct OrchestraDBPollTests {
     try ws.writer.sql(
       "INSERT INTO change_log (entity_type, entity_id, action, version, timestamp) VALUES ('features', 'FEAT-A', 'upsert', 2, '2026-11-04T10:00:00Z')"
     )
-    #expect(board.wait(3) { $0.features["FEAT-A"]?.status == "in-review" })
+    #expect(board.wait(3) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "in-review" })
     Thread.sleep(forTimeInterval: 0.5)
     _ = board.board()
     #expect(board.snapshots == snapshots, "the change came through its log row, not a full read")

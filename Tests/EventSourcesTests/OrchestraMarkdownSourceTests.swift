@@ -47,19 +47,25 @@ struct OrchestraMarkdownSourceTests {
         "updated_at": "2026-11-04T10:00:00Z",
       ])
     let moved = Self.latency("a status and label change", board) {
-      $0.features["FEAT-A"]?.status == "in-review" && $0.features["FEAT-A"]?.ownSprintIds == ["s1"]
+      $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "in-review"
+        && $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.ownSprintIds == ["s1"]
     }
     #expect(moved != nil)
     // Out of the sprint again.
     try writer.feature(["id": "FEAT-A", "title": "A", "status": "in-review", "updated_at": "2026-11-04T10:05:00Z"])
-    #expect(Self.latency("a label removed", board) { $0.features["FEAT-A"]?.ownSprintIds == [] } != nil)
+    #expect(
+      Self.latency("a label removed", board) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.ownSprintIds == []
+      } != nil)
     // A new feature, and a delete.
     try writer.feature(["id": "FEAT-C", "title": "C", "status": "todo", "updated_at": "2026-11-04T10:10:00Z"])
-    #expect(Self.latency("a new feature", board) { $0.features["FEAT-C"] != nil } != nil)
     #expect(
-      board.board().history["FEAT-C"]?.versions.first?.at == Make.t("2026-11-04T10:10:00Z"), "timed by updated_at")
+      Self.latency("a new feature", board) { $0.features[FeatureKey(project: "web", id: "FEAT-C")] != nil } != nil)
+    #expect(
+      board.board().history[FeatureKey(project: "web", id: "FEAT-C")]?.versions.first?.at
+        == Make.t("2026-11-04T10:10:00Z"), "timed by updated_at")
     try writer.delete("FEAT-B")
-    #expect(Self.latency("a delete", board) { $0.features["FEAT-B"] == nil } != nil)
+    #expect(Self.latency("a delete", board) { $0.features[FeatureKey(project: "web", id: "FEAT-B")] == nil } != nil)
     #expect(board.board().counters.rejected == 0)
     #expect(board.board().features.count == 2)
   }
@@ -71,14 +77,14 @@ struct OrchestraMarkdownSourceTests {
     try writer.feature(["id": "FEAT-A", "title": "A", "status": "todo"])
     let (source, board) = Self.follow(dir.url.path)
     defer { source.stop() }
-    #expect(board.wait(5) { $0.features["FEAT-A"]?.status == "todo" })
+    #expect(board.wait(5) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "todo" })
     // The first 40 bytes (inside the front matter), a pause past the debounce and a scan or
     // two, then the rest and the sidecar: the source sees the torn file in between.
     let vanished = Vanished()
     let watcher = Thread {
       let end = Date().addingTimeInterval(3)
       while Date() < end {
-        if board.board().features["FEAT-A"] == nil { vanished.seen() }
+        if board.board().features[FeatureKey(project: "web", id: "FEAT-A")] == nil { vanished.seen() }
         Thread.sleep(forTimeInterval: 0.02)
       }
     }
@@ -86,7 +92,9 @@ struct OrchestraMarkdownSourceTests {
     let start = Date()
     try writer.feature(["id": "FEAT-A", "title": "A", "status": "in-progress"], split: 40, pause: 0.8)
     #expect(
-      Self.latency("the rest of a half-written file", board) { $0.features["FEAT-A"]?.status == "in-progress" } != nil)
+      Self.latency("the rest of a half-written file", board) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "in-progress"
+      } != nil)
     print(
       "orchestra-md: from the start of the torn write: \(String(format: "%.3f", Date().timeIntervalSince(start))) s")
     #expect(board.board().counters.rejected == 0, "a torn read is retried, not rejected")
@@ -107,7 +115,7 @@ struct OrchestraMarkdownSourceTests {
     try writer.feature(["id": "FEAT-X", "title": "X", "status": "todo"])
     #expect(
       Self.latency("a tree that appears", board) {
-        $0.features["FEAT-X"] != nil && $0.origins[source.origin]?.connection == .live
+        $0.features[FeatureKey(project: "web", id: "FEAT-X")] != nil && $0.origins[source.origin]?.connection == .live
       } != nil)
   }
 
@@ -125,16 +133,22 @@ struct OrchestraMarkdownSourceTests {
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }
-    #expect(board.wait(5) { $0.features["FEAT-A"]?.status == "todo" })
+    #expect(board.wait(5) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "todo" })
     try writer.feature(["id": "FEAT-A", "title": "A", "status": "done"])
     source.lookNow()
-    #expect(Self.latency("a change with a hint", board) { $0.features["FEAT-A"]?.status == "done" } != nil)
+    #expect(
+      Self.latency("a change with a hint", board) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "done"
+      } != nil)
   }
 
   @Test func theExportSaysWhatItLacks() throws {
     let (source, board) = Self.follow(Paths.fixtures.appendingPathComponent("markdown/export").path)
     defer { source.stop() }
-    #expect(board.wait(5) { $0.features["FEAT-EXP"] != nil && $0.origins[source.origin]?.connection == .live })
+    #expect(
+      board.wait(5) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-EXP")] != nil && $0.origins[source.origin]?.connection == .live
+      })
     #expect(
       board.board().origins[source.origin]?.connectionDetail?.hasSuffix(
         "export_markdown snapshot: no labels, versions or timestamps") == true)

@@ -77,7 +77,9 @@ struct OrchestraSourceTests {
     return out
   }
 
-  static func board(_ s: BoardState) -> [String: String] { s.features.mapValues(\.status) }
+  static func board(_ s: BoardState) -> [String: String] {
+    Dictionary(uniqueKeysWithValues: s.features.map { ($0.key.id, $0.value.status) })
+  }
 
   static func status(_ s: BoardState, _ origin: String) -> ConnectionStatus? { s.origins[origin]?.connection }
 

@@ -135,7 +135,11 @@ struct OrchestraWorkspaceSourceTests {
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }
-    #expect(board.wait(5) { $0.features["FEAT-A"]?.status == "todo" && $0.origins[origin]?.connection == .live })
+    #expect(
+      board.wait(5) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "todo"
+          && $0.origins[origin]?.connection == .live
+      })
     #expect(board.board().origins[origin]?.connectionDetail?.hasPrefix("SQLite \(dbPath)") == true)
     // The hint is listening once the peer has its subscription.
     let deadline = Date().addingTimeInterval(5)
@@ -147,12 +151,14 @@ struct OrchestraWorkspaceSourceTests {
 
     try ws.write(id: "FEAT-A", status: "in-progress", at: "2026-11-04T10:00:00Z")
     Thread.sleep(forTimeInterval: 1.5)
-    #expect(board.board().features["FEAT-A"]?.status == "todo", "no poll is due: nothing read yet")
+    #expect(
+      board.board().features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "todo",
+      "no poll is due: nothing read yet")
     let started = Date()
     try peer.send(
       #"{"cmd":"inject","response":{"eventDelivery":{"subscriptionId":"x","topic":"features","eventType":"advance_feature","payload":{"feature_id":"FEAT-A"}}}}"#
     )
-    #expect(board.wait(2) { $0.features["FEAT-A"]?.status == "in-progress" })
+    #expect(board.wait(2) { $0.features[FeatureKey(project: "web", id: "FEAT-A")]?.status == "in-progress" })
     #expect(board.board().origins[origin]?.connectionDetail == "SQLite \(dbPath) · push from 127.0.0.1:\(peer.port)")
     print("push hint: change on the board \(Int(Date().timeIntervalSince(started) * 1000)) ms after the push")
   }
@@ -184,7 +190,10 @@ extension OrchestraWorkspaceSourceTests {
     let ws = try OrchestraWorkspace(at: dbPath)
     try ws.project("web")
     try ws.write(id: "FEAT-A", status: "todo")
-    #expect(board.wait(3) { $0.features["FEAT-A"] != nil && $0.origins[origin]?.connection == .live })
+    #expect(
+      board.wait(3) {
+        $0.features[FeatureKey(project: "web", id: "FEAT-A")] != nil && $0.origins[origin]?.connection == .live
+      })
     #expect(board.board().origins[origin]?.connectionDetail == "SQLite \(dbPath)")
   }
 }

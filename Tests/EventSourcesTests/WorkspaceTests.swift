@@ -102,15 +102,16 @@ struct WorkspaceTests {
     let db = try OrchestraDatabase(path: ws.path)
     let (features, problems) = try db.features()
     #expect(problems.isEmpty)
-    #expect(features.map(\.id) == ["FEAT-ABC", "FEAT-DEF", "FEAT-OLD"])
-    let abc = features[0]
+    // By project, then id: ids are unique only within a project.
+    #expect(features.map(\.key.qualified) == ["api/FEAT-DEF", "web/FEAT-ABC", "web/FEAT-OLD"])
+    let abc = features[1]
     #expect(abc.projectId == "web")
     #expect(abc.status == "in-progress")
     #expect(abc.estimate == "M")
     #expect(abc.labels == ["sprint:s1", "area:<ui>"])
     #expect(abc.ownSprintIds == ["s1"])
     #expect(abc.updatedAt == Make.t("2026-11-03T10:00:00Z"))
-    #expect(features[1].status == "in-review", "spellings read by the contract's rule")
+    #expect(features[0].status == "in-review", "spellings read by the contract's rule")
     #expect(features[2].status == "backlog")
     #expect(features[2].estimate == nil, "an empty estimate is none")
     #expect(features[2].createdAt == Make.t("2026-03-08T16:53:37Z"))
@@ -129,7 +130,7 @@ struct WorkspaceTests {
     #expect(changes.map(\.action) == ["upsert", "delete"])
     #expect(changes.map(\.entityID) == ["FEAT-A", "FEAT-A"])
     #expect(changes[0].at == Make.t("2026-11-03T10:05:00Z"))
-    #expect(try db.feature(id: "FEAT-A") == nil)
+    #expect(try db.features(id: "FEAT-A").isEmpty)
   }
 
   @Test func anOlderSchemaReadsWithDefaultsAndBadRowsAreNamed() throws {

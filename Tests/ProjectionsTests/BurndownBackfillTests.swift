@@ -16,7 +16,7 @@ struct BurndownBackfillTests {
     features[1].status = "done"
     features[2].status = "in-review"
     func moves(_ pairs: [(String, String)]) -> [StatusMove] { pairs.map { StatusMove(at: M.t($0.0), status: $0.1) } }
-    let history = [
+    let history: [FeatureKey: [StatusMove]] = [
       "A": moves([
         ("2026-10-28T09:00:00Z", "todo"), ("2026-11-03T10:00:00Z", "in-review"), ("2026-11-04T15:00:00Z", "done"),
       ]),

@@ -43,7 +43,7 @@ struct BackfillTests {
       origin: "orchestra-db:/ws.db")
   }
 
-  static let backfilled: [String: FeatureHistory] = [
+  static let backfilled: [FeatureKey: FeatureHistory] = [
     "A": FeatureHistory(versions: [
       version("2026-11-02T09:00:00Z", "todo"), version("2026-11-03T10:00:00Z", "in-review"),
       version("2026-11-04T15:00:00Z", "done"),

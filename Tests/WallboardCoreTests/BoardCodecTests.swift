@@ -113,15 +113,15 @@ struct BoardCodecTests {
     b.statusSeen.reserveCapacity(5000)
     b.sprints.reserveCapacity(100)
     for id in ids {
-      a.features[id] = Feature(id: id, status: "s\(id.count)")
-      a.history[id] = FeatureHistory(versions: [
+      a.features[FeatureKey(id: id)] = Feature(id: id, status: "s\(id.count)")
+      a.history[FeatureKey(id: id)] = FeatureHistory(versions: [
         FeatureVersion(at: S.t0, status: "x", points: 1, sprints: [], exists: true)
       ])
       a.statusSeen.insert(id)
     }
     for id in ids.reversed() {
-      b.features[id] = Feature(id: id, status: "s\(id.count)")
-      b.history[id] = FeatureHistory(versions: [
+      b.features[FeatureKey(id: id)] = Feature(id: id, status: "s\(id.count)")
+      b.history[FeatureKey(id: id)] = FeatureHistory(versions: [
         FeatureVersion(at: S.t0, status: "x", points: 1, sprints: [], exists: true)
       ])
       b.statusSeen.insert(id)
@@ -144,11 +144,11 @@ struct BoardCodecTests {
     #expect(Array(a.statusSeen) != Array(b.statusSeen))
     #expect(BoardCodec.encode(a) == BoardCodec.encode(b))
     // And an input holding them: the snapshot's history, the workflow's aliases.
-    var h1: [String: [StatusMove]] = [:]
-    var h2: [String: [StatusMove]] = [:]
+    var h1: [FeatureKey: [StatusMove]] = [:]
+    var h2: [FeatureKey: [StatusMove]] = [:]
     h2.reserveCapacity(5000)
-    for id in ids { h1[id] = [StatusMove(at: S.t0, status: id)] }
-    for id in ids.reversed() { h2[id] = [StatusMove(at: S.t0, status: id)] }
+    for id in ids { h1[FeatureKey(id: id)] = [StatusMove(at: S.t0, status: id)] }
+    for id in ids.reversed() { h2[FeatureKey(id: id)] = [StatusMove(at: S.t0, status: id)] }
     #expect(Array(h1.keys) != Array(h2.keys))
     let e1 = BoardInput.event(Event(origin: "o", time: S.t0, body: .boardSnapshot(BoardSnapshot(history: h1))))
     let e2 = BoardInput.event(Event(origin: "o", time: S.t0, body: .boardSnapshot(BoardSnapshot(history: h2))))

@@ -27,8 +27,8 @@ struct FilterTests {
         M.event("2026-11-02T09:00:00Z", .featureCreated(Self.labelled("A", ["team:web"]))),
         M.event("2026-11-02T09:00:00Z", .featureCreated(Self.labelled("B", ["team:api"]))),
       ], from: BoardState(settings: Self.web))
-    #expect(s.features.keys.sorted() == ["A"])
-    #expect(s.history["B"] == nil)
+    #expect(s.features.keys.map(\.id).sorted() == ["A"])
+    #expect(s.history(of: "B") == nil)
     #expect(s.hiddenCount == 1)
     #expect(s.statusOrder == ["todo"])
   }
@@ -38,10 +38,10 @@ struct FilterTests {
       [M.event("2026-11-02T09:00:00Z", .featureCreated(Self.labelled("A", ["team:web"])))],
       from: BoardState(settings: Self.web))
     Reducer.reduce(into: &s, Self.relabel("2026-11-03T09:00:00Z", "A", ["team:api"]))
-    #expect(s.features["A"] == nil)
+    #expect(s.feature("A") == nil)
     #expect(s.hiddenCount == 1)
     // Like a delete: no sprint refers to it, so its history goes with it.
-    #expect(s.history["A"] == nil)
+    #expect(s.history(of: "A") == nil)
 
     // The same on a board where a sprint refers to it: the history keeps it, recorded gone.
     let sprint = M.sprint("S1", start: "2026-11-02", end: "2026-11-13", members: ["A"])
@@ -51,20 +51,20 @@ struct FilterTests {
         M.event("2026-11-02T09:00:00Z", .featureCreated(Self.labelled("A", ["team:web"]))),
         Self.relabel("2026-11-03T09:00:00Z", "A", ["team:api"]),
       ], from: BoardState(settings: Self.web))
-    let last = try #require(t.history["A"]?.versions.last)
+    let last = try #require(t.history(of: "A")?.versions.last)
     #expect(last.exists == false)
     #expect(last.at == M.t("2026-11-03T09:00:00Z"))
     #expect(members(t, sprint.id).isEmpty)
 
     // Changes while hidden are kept; the label that matches again brings it back whole.
     Reducer.reduce(into: &t, M.status("2026-11-04T09:00:00Z", "A", "done"))
-    #expect(t.features["A"] == nil)
+    #expect(t.feature("A") == nil)
     Reducer.reduce(into: &t, Self.relabel("2026-11-05T09:00:00Z", "A", ["team:web"]))
-    let back = try #require(t.features["A"])
+    let back = try #require(t.feature("A"))
     #expect(back.status == "done")
     #expect(back.title == "Feature A")
     #expect(t.hiddenCount == 0)
-    let versions = try #require(t.history["A"]?.versions)
+    let versions = try #require(t.history(of: "A")?.versions)
     #expect(versions.map(\.exists) == [true, false, true])
     #expect(versions.last?.status == "done")
     #expect(t.recent.last?.featureId == "A" && t.recent.last?.from == nil, "it enters as if created")
@@ -100,7 +100,7 @@ struct FilterTests {
           "2026-11-02T09:00:00Z",
           [Self.labelled("A", [], project: "web"), Self.labelled("B", [], project: "api")], seq: 1)
       ], from: BoardState(settings: settings))
-    #expect(s.features.keys.sorted() == ["A"])
+    #expect(s.features.keys.map(\.id).sorted() == ["A"])
     #expect(s.hiddenCount == 1)
     // A moves to api, B to web: they change places.
     Reducer.reduce(
@@ -108,14 +108,14 @@ struct FilterTests {
       snap(
         "2026-11-03T09:00:00Z", [Self.labelled("A", [], project: "api"), Self.labelled("B", [], project: "web")], seq: 2
       ))
-    #expect(s.features.keys.sorted() == ["B"])
+    #expect(s.features.keys.map(\.id).sorted() == ["B"])
     #expect(s.hiddenCount == 1)
     // Another source's features stay whatever this snapshot hides.
     Reducer.reduce(
       into: &s,
       M.event("2026-11-03T10:00:00Z", .featureCreated(Self.labelled("C", [], project: "web")), origin: "jsonl:x"))
     Reducer.reduce(into: &s, snap("2026-11-04T09:00:00Z", [], seq: 3))
-    #expect(s.features.keys.sorted() == ["C"])
+    #expect(s.features.keys.map(\.id).sorted() == ["C"])
     #expect(s.hiddenCount == 0)
   }
 

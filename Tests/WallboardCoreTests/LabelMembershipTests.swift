@@ -37,8 +37,9 @@ struct LabelMembershipTests {
     ])
     let sprint = try #require(s.sprints["s3"])
     #expect(members(s, sprint.id) == ["A", "B"])
-    #expect(s.history["A"]?.versions.first?.sprints == ["s3"], "history records the membership from the first version")
-    #expect(s.history["C"]?.versions.first?.sprints == [])
+    #expect(
+      s.history(of: "A")?.versions.first?.sprints == ["s3"], "history records the membership from the first version")
+    #expect(s.history(of: "C")?.versions.first?.sprints == [])
   }
 
   @Test(arguments: [true, false])
@@ -46,7 +47,7 @@ struct LabelMembershipTests {
     let d = Self.declaredSnapshot("2026-11-02T08:00:00Z", [Self.declared("s3", label: "team-a-s3")])
     let w = Self.workspace("2026-11-02T09:00:00Z", Self.features)
     var s = M.state(declaredFirst ? [d, w] : [w, d])
-    #expect(s.features.keys.sorted() == ["A", "B", "C"])
+    #expect(s.features.keys.map(\.id).sorted() == ["A", "B", "C"])
     #expect(s.sprints.keys.sorted() == ["s3"])
     #expect(members(s, try #require(s.sprints["s3"]).id) == ["A", "B"])
     // A new workspace snapshot keeps the sprint; a new declared one keeps the features.
@@ -54,7 +55,7 @@ struct LabelMembershipTests {
     #expect(s.sprints["s3"] != nil)
     Reducer.reduce(into: &s, Self.declaredSnapshot("2026-11-03T10:00:00Z", [Self.declared("s4", label: "other")]))
     #expect(s.sprints.keys.sorted() == ["s4"])
-    #expect(s.features.keys.sorted() == ["A", "B"])
+    #expect(s.features.keys.map(\.id).sorted() == ["A", "B"])
   }
 
   @Test func aLabelChangeOnAFeatureMovesItInAndOut() throws {
@@ -65,10 +66,10 @@ struct LabelMembershipTests {
     var p = FeaturePatch(id: "C")
     p.labels = ["team-a-s3"]
     Reducer.reduce(into: &s, M.event("2026-11-04T09:00:00Z", .featureUpdated(p)))
-    #expect(s.history["C"]?.versions.map(\.sprints) == [[], ["s3"]])
+    #expect(s.history(of: "C")?.versions.map(\.sprints) == [[], ["s3"]])
     p.labels = []
     Reducer.reduce(into: &s, M.event("2026-11-05T09:00:00Z", .featureUpdated(p)))
-    #expect(s.history["C"]?.versions.map(\.sprints) == [[], ["s3"], []])
+    #expect(s.history(of: "C")?.versions.map(\.sprints) == [[], ["s3"], []])
     #expect(members(s, try #require(s.sprints["s3"]).id).isEmpty)
   }
 
@@ -77,10 +78,10 @@ struct LabelMembershipTests {
       Self.workspace("2026-11-02T09:00:00Z", Self.features),
       Self.declaredSnapshot("2026-11-02T10:00:00Z", [Self.declared("s9", label: "team-a-s3")]),
     ])
-    #expect(s.history["A"]?.versions.last?.sprints == ["s9"])
+    #expect(s.history(of: "A")?.versions.last?.sprints == ["s9"])
     Reducer.reduce(into: &s, Self.declaredSnapshot("2026-11-03T10:00:00Z", [Self.declared("s9", label: "other")]))
-    #expect(s.history["A"]?.versions.last?.sprints == [])
-    #expect(s.history["C"]?.versions.last?.sprints == ["s9"])
+    #expect(s.history(of: "A")?.versions.last?.sprints == [])
+    #expect(s.history(of: "C")?.versions.last?.sprints == ["s9"])
     #expect(members(s, try #require(s.sprints["s9"]).id) == ["C"])
   }
 
@@ -94,7 +95,7 @@ struct LabelMembershipTests {
         ]),
       Self.workspace("2026-11-02T09:00:00Z", Self.features),
     ])
-    let c = try #require(s.features["C"])
+    let c = try #require(s.feature("C"))
     #expect(s.membership(of: c) == ["s1", "s2"])
   }
 }

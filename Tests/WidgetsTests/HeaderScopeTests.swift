@@ -14,8 +14,30 @@ struct HeaderScopeTests {
 
   static func header(_ filter: FeatureFilter, project: String? = "demo", missing: String? = nil) -> HeaderModel {
     HeaderModel(
-      project: project, sprint: missing == nil ? sprint : nil, burndown: nil, at: at, zone: .utc, filter: filter,
+      projects: project.map { [$0] } ?? [], sprint: missing == nil ? sprint : nil, burndown: nil, at: at, zone: .utc,
+      filter: filter,
       missingSprint: missing)
+  }
+
+  /// Several projects and no filter: the workspace and how many, never the largest one's slug.
+  @Test func severalProjectsAreCountedUnderTheWorkspaceName() {
+    let several = HeaderModel(
+      projects: ["api", "ops", "web"], workspace: "shop", sprint: nil, burndown: nil, at: Self.at, zone: .utc)
+    #expect(several.title == "shop · 3 projects · No sprint")
+    let unnamed = HeaderModel(projects: ["api", "web"], sprint: nil, burndown: nil, at: Self.at, zone: .utc)
+    #expect(unnamed.title == "2 projects · No sprint")
+    let one = HeaderModel(projects: ["web"], workspace: "shop", sprint: nil, burndown: nil, at: Self.at, zone: .utc)
+    #expect(one.title == "web · No sprint")
+  }
+
+  @Test func theWorkspaceIsNamedByItsFolder() {
+    var state = BoardState()
+    Reducer.reduce(
+      into: &state, .connection(origin: "orchestra:/home/ana/work/shop/", status: .live, at: Self.at, detail: nil))
+    #expect(HeaderModel.workspaceName(state) == "shop")
+    Reducer.reduce(
+      into: &state, .connection(origin: "orchestra-md:/srv/other", status: .live, at: Self.at, detail: nil))
+    #expect(HeaderModel.workspaceName(state) == nil)
   }
 
   @Test func projectsInTheTitleTheRestOnTheScopeLine() {

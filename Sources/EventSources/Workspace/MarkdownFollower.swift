@@ -15,7 +15,7 @@ public struct MarkdownFollower: Sendable {
     /// A feature file that is new or says something new.
     case upserted(MarkdownWorkspace.Record)
     /// The file of a feature this follower showed is gone.
-    case deleted(id: String, path: String)
+    case deleted(id: String, project: String? = nil, path: String)
     /// A file that stayed unreadable through its retries (or was read again, still bad).
     case rejected(MarkdownWorkspace.Problem)
   }
@@ -61,10 +61,10 @@ public struct MarkdownFollower: Sendable {
       bodyHashes[path] = nil
       if let gone = shown.removeValue(forKey: path) {
         // Another file that holds the same feature (a copy, a link) shows it still.
-        if let other = shown.values.first(where: { $0.feature.id == gone.feature.id }) {
+        if let other = shown.values.first(where: { $0.feature.key == gone.feature.key }) {
           out.append(.upserted(other))
         } else {
-          out.append(.deleted(id: gone.feature.id, path: path))
+          out.append(.deleted(id: gone.feature.id, project: gone.feature.projectId, path: path))
         }
       }
       seen[path] = nil

@@ -243,7 +243,7 @@ public struct MarkdownWorkspace: Sendable {
       case .failure(let p): problems.append(p)
       }
     }
-    records.sort { ($0.feature.id, $0.path) < ($1.feature.id, $1.path) }
+    records.sort { $0.feature.key != $1.feature.key ? $0.feature.key < $1.feature.key : $0.path < $1.path }
     problems.sort { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
     var variant = records.contains { $0.variant == .exportMarkdown } ? Variant.exportMarkdown : .plugin
     if variant == .plugin && hasExportedProject(listing) { variant = .exportMarkdown }

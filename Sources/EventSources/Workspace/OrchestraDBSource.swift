@@ -74,7 +74,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     var db: OrchestraDatabase
     var detail: String
     /// Features this source has delivered and not deleted: only those get a `feature.deleted`.
-    var known: Set<String>
+    var known: Set<FeatureKey>
     var inode: UInt64
     var dataVersion: Int64
     var cursor: Int64?
@@ -167,14 +167,14 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     _ db: OrchestraDatabase, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void,
     backfill: Bool = false
   )
-    throws(SQLiteError) -> Set<String>
+    throws(SQLiteError) -> Set<FeatureKey>
   {
     let (definitions, initialState, workflowProblems) = workflows.load()
     for p in workflowProblems { deliver(.rejected(origin: origin, at: now, reason: p)) }
     let (features, problems, history) = try db.features(
       projects: projects, history: backfill ? (now, initialState) : nil)
     for p in problems {
-      deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.id): \(p.problem)"))
+      deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.name): \(p.problem)"))
     }
     deliver(
       .event(
@@ -183,7 +183,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           body: .boardSnapshot(
             BoardSnapshot(
               features: features, workflows: definitions, history: history)))))
-    return Set(features.map(\.id))
+    return Set(features.map(\.key))
   }
 
   /// One poll: nothing when `data_version` did not move; else the changes after the cursor.
@@ -220,18 +220,29 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       for (i, c) in changes.enumerated() where c.entityType == "features" { last[c.entityID] = i }
       for (i, c) in changes.enumerated() where last[c.entityID] == i {
         let time = c.at ?? now
-        switch try f.db.feature(id: c.entityID) {
-        case .success(let feature)?:
-          if let projects, let p = feature.projectId, !projects.contains(p) { break }
-          f.known.insert(feature.id)
-          deliver(.event(Event(origin: origin, time: time, receivedAt: now, body: .featureCreated(feature))))
-        case .failure(let p)?:
-          deliver(.rejected(origin: origin, at: now, reason: "\(f.db.path): feature \(p.id): \(p.problem)"))
-        case nil:
-          // Gone (deleted, or deleted after this row was logged): said once, for what was shown.
-          if f.known.remove(c.entityID) != nil {
-            deliver(.event(Event(origin: origin, time: time, receivedAt: now, body: .featureDeleted(id: c.entityID))))
+        // The log names an id alone; a store whose ids are unique only within a project may
+        // hold it in several.
+        var present: Set<FeatureKey> = []
+        for row in try f.db.features(id: c.entityID) {
+          switch row {
+          case .success(let feature):
+            if let projects, let p = feature.projectId, !projects.contains(p) { break }
+            present.insert(feature.key)
+            f.known.insert(feature.key)
+            deliver(.event(Event(origin: origin, time: time, receivedAt: now, body: .featureCreated(feature))))
+          case .failure(let p):
+            present.insert(FeatureKey(project: p.project, id: p.id))
+            deliver(.rejected(origin: origin, at: now, reason: "\(f.db.path): feature \(p.name): \(p.problem)"))
           }
+        }
+        // Gone (deleted, or deleted after this row was logged): said once, for what was shown.
+        for key in f.known where key.id == c.entityID && !present.contains(key) {
+          f.known.remove(key)
+          deliver(
+            .event(
+              Event(
+                origin: origin, time: time, receivedAt: now,
+                body: .featureDeleted(id: key.id, project: key.projectId))))
         }
       }
       // Batch by batch: an error in the next one reads only what follows.

@@ -30,6 +30,11 @@ public final class OrchestraDatabase {
   public struct RowProblem: Error, Hashable, Sendable {
     public var id: String
     public var problem: String
+    /// The row's project, when it could be read.
+    public var project: String? = nil
+
+    /// `project/id`, or the id alone: how a diagnostic names the row.
+    public var name: String { project.map { "\($0)/\(id)" } ?? id }
   }
 
   /// The largest value read from a workspace database (a body, a JSON column).
@@ -82,7 +87,7 @@ public final class OrchestraDatabase {
   /// may be missing (no history, then); a body is read from its end, `maxBodyCharacters` at most.
   public func features(
     projects: Set<String>? = nil, history: (now: Instant, initialState: String)?
-  ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem], history: [String: [StatusMove]]) {
+  ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem], history: [FeatureKey: [StatusMove]]) {
     var columnsRead = selectList
     if history != nil {
       columnsRead +=
@@ -95,28 +100,31 @@ public final class OrchestraDatabase {
       sql += " WHERE project_id IN (\(Array(repeating: "?", count: projects.count).joined(separator: ", ")))"
       args = projects.sorted().map(Value.text)
     }
-    sql += " ORDER BY id"
+    sql += columns.contains("project_id") ? " ORDER BY project_id, id" : " ORDER BY id"
     let rows = try db.rows(sql, args, limit: Self.maxFeatures)
     var out: [Feature] = []
     var problems: [RowProblem] = []
-    var past: [String: [StatusMove]] = [:]
+    var past: [FeatureKey: [StatusMove]] = [:]
     out.reserveCapacity(rows.count)
     for row in rows {
       let (read, moves) = Self.decode(row: row, history: history)
       switch read {
       case .success(let f):
         out.append(f)
-        if !moves.isEmpty { past[f.id] = moves }
+        if !moves.isEmpty { past[f.key] = moves }
       case .failure(let p): problems.append(p)
       }
     }
     return (out, problems, past)
   }
 
-  /// One feature by id, nil when there is no such row.
-  public func feature(id: String) throws(SQLiteError) -> Result<Feature, RowProblem>? {
-    let rows = try db.rows("SELECT \(selectList) FROM features WHERE id = ?", [.text(id)], limit: 1)
-    return rows.first.map(Self.feature)
+  /// The features of one id, in every project that holds it (upstream's ids are unique only
+  /// within a project); empty when there is none.
+  public func features(id: String) throws(SQLiteError) -> [Result<Feature, RowProblem>] {
+    let order = columns.contains("project_id") ? " ORDER BY project_id" : ""
+    let rows = try db.rows(
+      "SELECT \(selectList) FROM features WHERE id = ?\(order)", [.text(id)], limit: Self.maxFeatures)
+    return rows.map(Self.feature)
   }
 
   /// The change-log rows after `cursor`, oldest first (at most `maxChanges`); nil without a
@@ -178,6 +186,14 @@ public final class OrchestraDatabase {
 
   /// A row of `wanted` columns as a feature of the contract.
   static func feature(_ r: [Value]) -> Result<Feature, RowProblem> {
+    featureFields(r).mapError { p in
+      var p = p
+      if let project = r[1].text, !project.isEmpty { p.project = String(project.prefix(utf8Bytes: 256)) }
+      return p
+    }
+  }
+
+  static func featureFields(_ r: [Value]) -> Result<Feature, RowProblem> {
     guard let id = r[0].text, !id.isEmpty, id.utf8.count <= 256 else {
       return .failure(RowProblem(id: r[0].text ?? "?", problem: "id is missing, empty or longer than 256 bytes"))
     }

@@ -184,7 +184,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     ).load()
     for p in workflowProblems { deliver(.rejected(origin: origin, at: at, reason: p)) }
     var features: [Feature] = []
-    var history: [String: [StatusMove]] = [:]
+    var history: [FeatureKey: [StatusMove]] = [:]
     var variant = MarkdownWorkspace.Variant.plugin
     for p in listing.problems { deliver(.rejected(origin: origin, at: at, reason: p.description)) }
     for o in outputs {
@@ -196,13 +196,13 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         let moves = AuditTrail.backfill(
           AuditTrail.parse(r.body, tail: r.bodyTruncated), createdAt: r.feature.createdAt,
           updatedAt: r.feature.updatedAt, status: r.feature.status, initialState: initialState, now: at)
-        if !moves.isEmpty { history[r.feature.id] = moves }
+        if !moves.isEmpty { history[r.feature.key] = moves }
       case .rejected(let p): deliver(.rejected(origin: origin, at: at, reason: p.description))
       case .deleted: break
       }
     }
     if variant == .plugin && tree.hasExportedProject(listing) { variant = .exportMarkdown }
-    features.sort { $0.id < $1.id }
+    features.sort { $0.key < $1.key }
     deliver(
       .event(
         Event(
@@ -230,8 +230,9 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         if r.variant == .exportMarkdown { variant = .exportMarkdown }
         let time = r.feature.updatedAt ?? r.modified
         deliver(.event(Event(origin: origin, time: time, receivedAt: at, body: .featureCreated(r.feature))))
-      case .deleted(let id, _):
-        deliver(.event(Event(origin: origin, time: at, receivedAt: at, body: .featureDeleted(id: id))))
+      case .deleted(let id, let project, _):
+        deliver(
+          .event(Event(origin: origin, time: at, receivedAt: at, body: .featureDeleted(id: id, project: project))))
       case .rejected(let p):
         deliver(.rejected(origin: origin, at: at, reason: p.description))
       }

@@ -24,16 +24,19 @@ extension ByteWriter {
     case .featureUpdated(let p):
       byte(1)
       patch(p)
-    case .featureDeleted(let id):
+    case .featureDeleted(let id, let project):
       byte(2)
+      bool(project != nil)
       string(id)
-    case .workflowTransitioned(let id, let to, let from, let at):
+      if let project { string(project) }
+    case .workflowTransitioned(let id, let to, let from, let at, let project):
       byte(3)
-      byte((from != nil ? 1 : 0) | (at != nil ? 2 : 0))
+      byte((from != nil ? 1 : 0) | (at != nil ? 2 : 0) | (project != nil ? 4 : 0))
       string(id)
       string(to)
       if let from { string(from) }
       if let at { instant(at) }
+      if let project { string(project) }
     case .workflowDefined(let projectId, let w):
       byte(4)
       definition(WorkflowDefinition(projectId: projectId, workflow: w))
@@ -86,7 +89,7 @@ extension ByteWriter {
     for d in s.workflows { definition(d) }
     if let v = s.activeSprintId { string(v) }
     if let v = s.seq { int64(v) }
-    dictionary(s.history) { w, moves in
+    keyedDictionary(s.history) { w, moves in
       w.count(moves.count)
       for m in moves { w.statusMove(m) }
     }
@@ -121,19 +124,25 @@ extension ByteReader {
     case 1:
       do throws(CodecError) { return .featureUpdated(try patch()) } catch { throw error.within("featureUpdated") }
     case 2:
-      do throws(CodecError) { return .featureDeleted(id: try string("id")) } catch {
-        throw error.within("featureDeleted")
-      }
+      do throws(CodecError) {
+        // Format 1 had no project.
+        let hasProject = format >= 2 ? try bool("hasProject") : false
+        let id = try string("id")
+        return .featureDeleted(id: id, project: hasProject ? try string("project") : nil)
+      } catch { throw error.within("featureDeleted") }
     case 3:
       do throws(CodecError) {
         let at = offset
         let bits = try byte("flags")
-        guard bits < 4 else { throw fail("flags", at: at, "unknown flags 0x\(String(bits, radix: 16))") }
+        guard bits < (format >= 2 ? 8 : 4) else {
+          throw fail("flags", at: at, "unknown flags 0x\(String(bits, radix: 16))")
+        }
         let id = try string("featureId")
         let to = try string("to")
         let from = bits & 1 != 0 ? try string("from") : nil
         let when = bits & 2 != 0 ? try instant("at") : nil
-        return .workflowTransitioned(featureId: id, to: to, from: from, at: when)
+        let project = bits & 4 != 0 ? try string("project") : nil
+        return .workflowTransitioned(featureId: id, to: to, from: from, at: when, project: project)
       } catch { throw error.within("workflowTransitioned") }
     case 4:
       do throws(CodecError) {
@@ -193,8 +202,17 @@ extension ByteReader {
     }
     if flags & (1 << 0) != 0 { s.activeSprintId = try string("activeSprintId") }
     if flags & (1 << 1) != 0 { s.seq = try int64("seq") }
-    s.history = try dictionary("history", minValueBytes: 1) { (r) throws(CodecError) in
+    let moves = { (r: inout ByteReader) throws(CodecError) -> [StatusMove] in
       try r.array("", minBytesEach: 2) { (r) throws(CodecError) in try r.statusMove() }
+    }
+    if format >= 2 {
+      s.history = try keyedDictionary("history", minValueBytes: 1, moves)
+    } else {
+      // Format 1 keyed the past by id alone: it belongs to the snapshot's feature of that id.
+      let byId = try dictionary("history", minValueBytes: 1, moves)
+      var keys: [String: FeatureKey] = [:]
+      for f in s.features where keys[f.id] == nil { keys[f.id] = f.key }
+      for (id, m) in byId { s.history[keys[id] ?? FeatureKey(id: id)] = m }
     }
     return s
   }

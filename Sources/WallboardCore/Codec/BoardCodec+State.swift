@@ -3,13 +3,13 @@
 extension ByteWriter {
   mutating func state(_ s: BoardState) {
     settings(s.settings)
-    dictionary(s.features) { $0.feature($1) }
+    keyedDictionary(s.features) { $0.feature($1) }
     dictionary(s.sprints) { $0.sprint($1) }
     strings(s.sprintOrder)
     dictionary(s.workflows) { $0.workflow($1) }
     bool(s.activeSprintId != nil)
     if let v = s.activeSprintId { string(v) }
-    dictionary(s.history) { w, h in
+    keyedDictionary(s.history) { w, h in
       w.count(h.versions.count)
       for v in h.versions { w.version(v) }
     }
@@ -17,7 +17,7 @@ extension ByteWriter {
     strings(s.statusSeen.sorted())
     dictionary(s.explicitSprints) { $0.strings($1) }
     dictionary(s.labelSprints) { $0.strings($1) }
-    dictionary(s.hidden) { w, h in
+    keyedDictionary(s.hidden) { w, h in
       w.feature(h.feature)
       w.string(h.origin)
     }
@@ -55,7 +55,7 @@ extension ByteWriter {
   }
 
   mutating func contributions(_ c: Contributions) {
-    dictionary(c.features) { $0.string($1) }
+    keyedDictionary(c.features) { $0.string($1) }
     dictionary(c.sprints) { $0.string($1) }
     dictionary(c.workflows) { $0.string($1) }
     bool(c.activeSprint != nil)
@@ -98,9 +98,10 @@ extension ByteWriter {
   }
 
   mutating func transition(_ t: Transition) {
-    bool(t.from != nil)
+    byte((t.from != nil ? 1 : 0) | (t.project != nil ? 2 : 0))
     string(t.featureId)
     string(t.title)
+    if let v = t.project { string(v) }
     if let v = t.from { string(v) }
     string(t.to)
     instant(t.at)
@@ -120,8 +121,15 @@ extension ByteReader {
     do throws(CodecError) { settings = try self.settings() } catch { throw error.within("settings") }
     var s = BoardState(settings: settings)
     let probe = s
-    s.features = try dictionary("features", minValueBytes: Self.minFeatureBytes) { (r) throws(CodecError) in
-      try r.feature()
+    let feature = { (r: inout ByteReader) throws(CodecError) -> Feature in try r.feature() }
+    if format >= 2 {
+      s.features = try keyedDictionary("features", minValueBytes: Self.minFeatureBytes, feature)
+      if let (key, f) = s.features.first(where: { $0.key != $0.value.key }) {
+        throw CodecError(
+          offset: offset, path: "features[\(key.qualified)]", problem: "the key names another feature (\(f.key))")
+      }
+    } else {
+      s.features = try Self.byOwnKey(dictionary("features", minValueBytes: Self.minFeatureBytes, feature), \.key)
     }
     s.sprints = try dictionary("sprints", minValueBytes: Self.minSprintBytes) { (r) throws(CodecError) in
       let start = r.offset
@@ -136,9 +144,15 @@ extension ByteReader {
       try r.workflow()
     }
     s.activeSprintId = try bool("hasActiveSprintId") ? try string("activeSprintId") : nil
-    s.history = try dictionary("history", minValueBytes: 1) { (r) throws(CodecError) in
+    let history = { (r: inout ByteReader) throws(CodecError) -> FeatureHistory in
       FeatureHistory(
         versions: try r.array("versions", minBytesEach: 4) { (r) throws(CodecError) in try r.version() })
+    }
+    var historyById: [String: FeatureHistory] = [:]
+    if format >= 2 {
+      s.history = try keyedDictionary("history", minValueBytes: 1, history)
+    } else {
+      historyById = try dictionary("history", minValueBytes: 1, history)
     }
     s.statusOrder = try strings("statusOrder")
     s.statusSeen = try stringSet("statusSeen")
@@ -148,12 +162,25 @@ extension ByteReader {
     s.labelSprints = try dictionary("labelSprints", minValueBytes: 1) { (r) throws(CodecError) in
       try r.strings("")
     }
-    s.hidden = try dictionary("hidden", minValueBytes: Self.minFeatureBytes + 1) { (r) throws(CodecError) in
+    let hidden = { (r: inout ByteReader) throws(CodecError) -> HiddenFeature in
       let f: Feature
       do throws(CodecError) { f = try r.feature() } catch { throw error.within("feature") }
       return HiddenFeature(feature: f, origin: try r.string("origin"))
     }
-    do throws(CodecError) { s.contributions = try contributions() } catch { throw error.within("contributions") }
+    if format >= 2 {
+      s.hidden = try keyedDictionary("hidden", minValueBytes: Self.minFeatureBytes + 1, hidden)
+      if let (key, h) = s.hidden.first(where: { $0.key != $0.value.feature.key }) {
+        throw CodecError(
+          offset: offset, path: "hidden[\(key.qualified)]", problem: "the key names another feature (\(h.feature.key))")
+      }
+    } else {
+      s.hidden = try Self.byOwnKey(
+        dictionary("hidden", minValueBytes: Self.minFeatureBytes + 1, hidden), \.feature.key)
+    }
+    var contributionsById: [String: String] = [:]
+    do throws(CodecError) {
+      (s.contributions, contributionsById) = try contributions()
+    } catch { throw error.within("contributions") }
     s.origins = try dictionary("origins", minValueBytes: 5) { (r) throws(CodecError) in try r.origin() }
     do throws(CodecError) {
       s.counters.applied = try tally("applied")
@@ -163,7 +190,27 @@ extension ByteReader {
     } catch { throw error.within("counters") }
     s.recentBuffer = try array("recentBuffer", minBytesEach: 5) { (r) throws(CodecError) in try r.transition() }
     s.lastEventTime = try bool("hasLastEventTime") ? try instant("lastEventTime") : nil
+    if format < 2 {
+      // Format 1 keyed by id alone, and ids were unique on the board: each takes the project of
+      // the feature (shown or hidden) it keyed.
+      var keys: [String: FeatureKey] = [:]
+      for k in s.features.keys { keys[k.id] = k }
+      for k in s.hidden.keys where keys[k.id] == nil { keys[k.id] = k }
+      for (id, h) in historyById { s.history[keys[id] ?? FeatureKey(id: id)] = h }
+      for (id, o) in contributionsById { s.contributions.features[keys[id] ?? FeatureKey(id: id)] = o }
+      for i in s.recentBuffer.indices { s.recentBuffer[i].project = keys[s.recentBuffer[i].featureId]?.projectId }
+    }
+    for k in s.features.keys { s.projectsById.insert(k) }
+    for k in s.hidden.keys { s.projectsById.insert(k) }
     return s
+  }
+
+  /// Format 1's dictionaries keyed by id, keyed by each value's own feature key instead.
+  static func byOwnKey<V>(_ byId: [String: V], _ key: (V) -> FeatureKey) -> [FeatureKey: V] {
+    var out: [FeatureKey: V] = [:]
+    out.reserveCapacity(byId.count)
+    for v in byId.values { out[key(v)] = v }
+    return out
   }
 
   mutating func settings() throws(CodecError) -> BoardSettings {
@@ -238,13 +285,20 @@ extension ByteReader {
       at: at, status: status, points: points, sprints: try strings("sprints"), exists: bits & 2 != 0)
   }
 
-  mutating func contributions() throws(CodecError) -> Contributions {
+  /// The contributions, and (format 1) the features' contributors still keyed by id alone.
+  mutating func contributions() throws(CodecError) -> (Contributions, [String: String]) {
     var c = Contributions()
-    c.features = try dictionary("features", minValueBytes: 1) { (r) throws(CodecError) in try r.string("") }
+    var byId: [String: String] = [:]
+    let origin = { (r: inout ByteReader) throws(CodecError) -> String in try r.string("") }
+    if format >= 2 {
+      c.features = try keyedDictionary("features", minValueBytes: 1, origin)
+    } else {
+      byId = try dictionary("features", minValueBytes: 1, origin)
+    }
     c.sprints = try dictionary("sprints", minValueBytes: 1) { (r) throws(CodecError) in try r.string("") }
     c.workflows = try dictionary("workflows", minValueBytes: 1) { (r) throws(CodecError) in try r.string("") }
     c.activeSprint = try bool("hasActiveSprint") ? try string("activeSprint") : nil
-    return c
+    return (c, byId)
   }
 
   mutating func origin() throws(CodecError) -> OriginState {
@@ -279,11 +333,18 @@ extension ByteReader {
   }
 
   mutating func transition() throws(CodecError) -> Transition {
-    let hasFrom = try bool("hasFrom")
+    // Format 1 wrote a bool (0 or 1) where format 2 writes flags: bit 0 `from`, bit 1 `project`.
+    let start = offset
+    let bits = try byte("flags")
+    guard bits < (format >= 2 ? 4 : 2) else {
+      throw fail("flags", at: start, "unknown flags 0x\(String(bits, radix: 16))")
+    }
     let featureId = try string("featureId")
     let title = try string("title")
-    let from = hasFrom ? try string("from") : nil
+    let project = bits & 2 != 0 ? try string("project") : nil
+    let from = bits & 1 != 0 ? try string("from") : nil
     let to = try string("to")
-    return Transition(featureId: featureId, title: title, from: from, to: to, at: try instant("at"))
+    return Transition(
+      featureId: featureId, project: project, title: title, from: from, to: to, at: try instant("at"))
   }
 }

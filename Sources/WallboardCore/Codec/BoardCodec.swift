@@ -1,7 +1,7 @@
 /// The board's binary codec: every `BoardInput` and a whole `BoardState`, both ways, exactly
 /// (`decodeState(encode(s)) == s`), for the journal.
 ///
-/// Format (version 1). A blob is the version byte, then one value. Numbers are LEB128 varints,
+/// Format (version 2; version 1 is read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
 /// signed ones zig-zagged; doubles are eight bytes little-endian (their bit pattern); strings are
 /// a byte count and UTF-8; an optional field is a bit in its struct's leading flags varint, a
 /// "set to nil" optional (`FeaturePatch.priority`, `SprintPatch.goal`) two bits (0 not
@@ -25,8 +25,17 @@
 /// Equal values give equal bytes up to the spelling of strings: two canonically equivalent
 /// strings are `==` in Swift but keep their own bytes.
 public enum BoardCodec {
-  /// The format version written as the first byte of every blob; decoding another is an error.
-  public static let version: UInt8 = 1
+  /// The format version written as the first byte of every blob.
+  ///
+  /// Version 2 keys features by (project, id) (`FeatureKey`): a dictionary keyed by feature is
+  /// the count, then each key's project and id and its value; `feature.deleted` and
+  /// `workflow.transitioned` carry the project the event named, and a transition in the recent
+  /// list its feature's project. Version 1 keyed features by id alone: its blobs are read and
+  /// brought forward (each key takes the project of the feature it keyed), so a journal written
+  /// by an older build is a migration, not a reset.
+  public static let version: UInt8 = 2
+  /// The format versions this build decodes.
+  public static let readable: ClosedRange<UInt8> = 1...version
 
   /// Appends one input's encoding to `out` (batching: one buffer, many inputs).
   public static func encode(_ input: BoardInput, into out: inout [UInt8]) {
@@ -150,9 +159,12 @@ extension ByteWriter {
 extension ByteReader {
   mutating func versionByte() throws(CodecError) {
     let v = try byte("version")
-    guard v == BoardCodec.version else {
-      throw fail("version", at: 0, "format version \(v); this build reads version \(BoardCodec.version)")
+    guard BoardCodec.readable.contains(v) else {
+      throw fail(
+        "version", at: 0,
+        "format version \(v); this build reads versions \(BoardCodec.readable.lowerBound) to \(BoardCodec.version)")
     }
+    format = v
   }
 
   mutating func input() throws(CodecError) -> BoardInput {

@@ -14,6 +14,9 @@ struct ByteReader {
   let base: UnsafeRawBufferPointer
   /// The next byte to read.
   private(set) var offset = 0
+  /// The format version of the blob (its first byte, see `BoardCodec.readable`): the readers of
+  /// values whose shape changed read each version's.
+  var format = BoardCodec.version
 
   init(_ base: UnsafeRawBufferPointer) { self.base = base }
 
@@ -181,6 +184,30 @@ struct ByteReader {
           throw CodecError(offset: start, path: "", problem: "the key is given twice")
         }
       } catch { throw error.within(CodecError.key(key)).within(field.description) }
+    }
+    return out
+  }
+
+  /// A dictionary keyed by feature (see `ByteWriter.keyedDictionary`).
+  mutating func keyedDictionary<V>(
+    _ field: StaticString, minValueBytes: Int, _ value: (inout ByteReader) throws(CodecError) -> V
+  ) throws(CodecError) -> [FeatureKey: V] {
+    let n = try count(field, minBytesEach: 2 + minValueBytes)
+    var out: [FeatureKey: V] = [:]
+    out.reserveCapacity(min(n, Self.maxReserve))
+    for i in 0..<n {
+      let start = offset
+      let key: FeatureKey
+      do throws(CodecError) {
+        let project = try string("project")
+        key = FeatureKey(project: project, id: try string("id"))
+      } catch { throw error.within("[\(i)]").within(field.description) }
+      do throws(CodecError) {
+        let v = try value(&self)
+        guard out.updateValue(v, forKey: key) == nil else {
+          throw CodecError(offset: start, path: "", problem: "the key is given twice")
+        }
+      } catch { throw error.within(CodecError.key(key.qualified)).within(field.description) }
     }
     return out
   }

@@ -71,4 +71,15 @@ struct ByteWriter {
       }
     }
   }
+
+  /// A dictionary keyed by feature: the count, then each key's project and id and its value, in
+  /// ascending order of the keys (project, then id).
+  mutating func keyedDictionary<V>(_ d: [FeatureKey: V], _ value: (inout ByteWriter, V) -> Void) {
+    count(d.count)
+    for (k, v) in d.count > 1 ? d.sorted(by: { $0.key < $1.key }) : Array(d) {
+      string(k.project)
+      string(k.id)
+      value(&self, v)
+    }
+  }
 }
