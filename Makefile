@@ -29,14 +29,14 @@ UNITDIR ?= /etc/systemd/system
 DESTDIR ?=
 
 # $(call install_packages,PACKAGES): installs those not installed yet (apt-get update once, then
-# apt-get install), with sudo unless root.
+# apt-get install without recommends: only what the packages need), with sudo unless root.
 install_packages = missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 .PHONY: all deps test-deps build release run test vm-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
@@ -57,10 +57,11 @@ build: deps
 release:
 	$(MAKE) build CONFIG=release
 
-# Builds and shows the board on the built-in simulated team.
+# Builds and shows the board: the sources ARGS names, else the built-in simulated team (the
+# board's own default; a `--source` in ARGS replaces it, and its journal is that set's own).
 run: deps
 	$(SWIFT) build -c $(CONFIG) --product wallboard $(CONFIG_FLAGS)
-	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run --source sim $(ARGS)
+	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run $(ARGS)
 
 # Builds and passes every test. A release build is installed into .build/install-test first, for
 # the tests that check it runs without the Swift toolchain (Tests/InstallTests).
