@@ -151,11 +151,18 @@ soak: deps
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(SOAK_SECONDS)
 
-# Regenerates the README's screenshot with the product itself.
+# Regenerates the README's screenshot with the product itself. A screenshot whose pixels are
+# unchanged is left as it is (compared with Pillow when it is there), so the tree stays clean.
+SAME_PIXELS = import sys; from PIL import Image; a, b = (Image.open(p).convert("RGBA") for p in sys.argv[1:]); \
+  sys.exit(0 if a.size == b.size and a.tobytes() == b.tobytes() else 1)
 screenshots: deps
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard" snapshot --source sim:seed=1 \
-	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out docs/screenshot.png
+	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out .build/screenshot.png
+	@if cmp -s .build/screenshot.png docs/screenshot.png || \
+	  $(PYTHON) -B -c '$(SAME_PIXELS)' .build/screenshot.png docs/screenshot.png 2>/dev/null; then \
+	  echo "docs/screenshot.png: pixels unchanged, left as it is"; \
+	else mv .build/screenshot.png docs/screenshot.png; echo "docs/screenshot.png redrawn"; fi
 
 # Installs the binary, its data, a config and the systemd unit (see docs/kiosk.md).
 install: deps
