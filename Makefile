@@ -29,14 +29,14 @@ UNITDIR ?= /etc/systemd/system
 DESTDIR ?=
 
 # $(call install_packages,PACKAGES): installs those not installed yet (apt-get update once, then
-# apt-get install), with sudo unless root.
+# apt-get install without recommends: only what the packages need), with sudo unless root.
 install_packages = missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 .PHONY: all deps test-deps build release run test vm-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
@@ -57,10 +57,11 @@ build: deps
 release:
 	$(MAKE) build CONFIG=release
 
-# Builds and shows the board on the built-in simulated team.
+# Builds and shows the board: the sources ARGS names, else the built-in simulated team (the
+# board's own default; a `--source` in ARGS replaces it, and its journal is that set's own).
 run: deps
 	$(SWIFT) build -c $(CONFIG) --product wallboard $(CONFIG_FLAGS)
-	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run --source sim $(ARGS)
+	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run $(ARGS)
 
 # Builds and passes every test. A release build is installed into .build/install-test first, for
 # the tests that check it runs without the Swift toolchain (Tests/InstallTests).
@@ -150,11 +151,18 @@ soak: deps
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(SOAK_SECONDS)
 
-# Regenerates the README's screenshot with the product itself.
+# Regenerates the README's screenshot with the product itself. A screenshot whose pixels are
+# unchanged is left as it is (compared with Pillow when it is there), so the tree stays clean.
+SAME_PIXELS = import sys; from PIL import Image; a, b = (Image.open(p).convert("RGBA") for p in sys.argv[1:]); \
+  sys.exit(0 if a.size == b.size and a.tobytes() == b.tobytes() else 1)
 screenshots: deps
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard" snapshot --source sim:seed=1 \
-	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out docs/screenshot.png
+	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out .build/screenshot.png
+	@if cmp -s .build/screenshot.png docs/screenshot.png || \
+	  $(PYTHON) -B -c '$(SAME_PIXELS)' .build/screenshot.png docs/screenshot.png 2>/dev/null; then \
+	  echo "docs/screenshot.png: pixels unchanged, left as it is"; \
+	else mv .build/screenshot.png docs/screenshot.png; echo "docs/screenshot.png redrawn"; fi
 
 # Installs the binary, its data, a config and the systemd unit (see docs/kiosk.md).
 install: deps

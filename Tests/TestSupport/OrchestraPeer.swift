@@ -63,7 +63,7 @@ public final class OrchestraPeer: @unchecked Sendable {
       .deletingLastPathComponent()
     let script = repo.appendingPathComponent("Tests/OrchestraPeer/peer.py").path
     var arguments = [
-      Python.interpreter, script, "--port", "0", "--mode", mode,
+      Python.interpreter, "-B", script, "--port", "0", "--mode", mode,
     ]
     if let snapshot { arguments += ["--snapshot", snapshot] }
     if let events { arguments += ["--events", events] }

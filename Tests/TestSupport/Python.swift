@@ -10,11 +10,12 @@ public enum Python {
   /// The interpreter: `$WALLBOARD_PYTHON` (`make test` sets Debian's), else `python3` on `PATH`.
   public static var interpreter: String { ProcessInfo.processInfo.environment["WALLBOARD_PYTHON"] ?? "python3" }
 
-  /// Runs `python3 <arguments>` with `input` on stdin; returns stdout, throws with stderr.
+  /// Runs `python3 -B <arguments>` (no `__pycache__` left in the tree) with `input` on stdin;
+  /// returns stdout, throws with stderr.
   public static func run(_ arguments: [String], input: Data = Data()) throws -> Data {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = [interpreter] + arguments
+    p.arguments = [interpreter, "-B"] + arguments
     let inPipe = Pipe()
     let out = Pipe()
     let err = Pipe()

@@ -35,6 +35,6 @@ for device in $DEVICES; do
     continue
   fi
   cp "$CACHE/initramfs.files" "$share/initramfs.files"
-  python3 "$HERE/check.py" "$share/out" "$device" "$PREFIX/bin/wallboard" "$share/events.jsonl" || status=1
+  python3 -B "$HERE/check.py" "$share/out" "$device" "$PREFIX/bin/wallboard" "$share/events.jsonl" || status=1
 done
 exit $status

@@ -142,7 +142,7 @@ cmd_run() {
         [ -e "$r" ] || continue
         n=${r##*/ready.}
         rm -f "$r"
-        python3 "$HERE/qmp.py" "$qmp" screendump "$out/$n.png" >> "$out/qmp.log" 2>&1 || true
+        python3 -B "$HERE/qmp.py" "$qmp" screendump "$out/$n.png" >> "$out/qmp.log" 2>&1 || true
         touch "$out/go.$n"
       done
       sleep 0.05
