@@ -9,6 +9,7 @@ extension SDLWindow {
     var events: [InputEvent] = []
     var event = SDL_Event()
     while sdl.SDL_PollEvent!(&event) == 1 { append(event, to: &events) }
+    remapIfLost()
     return events
   }
 

@@ -1,4 +1,5 @@
 internal import CSDL2
+internal import Glibc
 
 /// A window shown through SDL2 (`SDL_Window`) that presents `Canvas` frames.
 ///
@@ -26,6 +27,10 @@ public final class SDLWindow {
   /// Convert with `SDL_ConvertPixels` even when the surface takes canvas pixels as they are
   /// (lets tests exercise the conversion path on drivers whose surface is XRGB8888).
   var alwaysConvert = false
+  /// Whether the window is an X11 one mapped by `requestMap()` (not by SDL's blocking show).
+  var mapsItself = false
+  /// When the last map request was sent (monotonic seconds), while the window is not mapped.
+  var lastMapRequest: Double = 0
 
   /// Opens a window (`SDL_CreateWindow`).
   ///
@@ -76,7 +81,9 @@ public final class SDLWindow {
     }
     let undefined = wb_SDL_WindowPosUndefined()
     let frame: (x: Int32, y: Int32, width: Int32, height: Int32)
-    var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue
+    // Created hidden and mapped by `requestMap()`: SDL's show waits for the map with no timeout,
+    // and a window manager starting at the same moment can swallow the request (see `shim.h`).
+    var flags = wb_SDL_WindowHidden() | SDL_WINDOW_RESIZABLE.rawValue
     if let size {
       windowedSize = size
       frame = (undefined, undefined, Int32(size.width), Int32(size.height))
@@ -94,6 +101,36 @@ public final class SDLWindow {
     openedFullscreen = size == nil
     hidCursor = hideCursor
     if hideCursor { _ = sdl.SDL_ShowCursor!(SDL_DISABLE) }
+    requestMap()
+  }
+
+  /// Whether the window is mapped (SDL saw its `MapNotify`: `SDL_WINDOW_SHOWN`).
+  public var isMapped: Bool { sdl.SDL_GetWindowFlags!(window) & wb_SDL_WindowShown() != 0 }
+
+  /// Asks for the window to be shown, without waiting: on X11 a map request (`XMapRaised`), sent
+  /// again by `pollEvents()` each second while the window is not mapped, in case a window manager
+  /// that was starting dropped it; on other drivers `SDL_ShowWindow`.
+  func requestMap() {
+    lastMapRequest = SDLWindow.monotonic()
+    var table = sdl
+    if wb_SDL_X11MapRaised(&table, window) == 1 {
+      mapsItself = true
+    } else if !mapsItself {
+      sdl.SDL_ShowWindow!(window)
+    }
+  }
+
+  /// Sends the map request again when the window is still not mapped a second after the last.
+  func remapIfLost() {
+    guard mapsItself, !isMapped, SDLWindow.monotonic() - lastMapRequest >= 1 else { return }
+    requestMap()
+  }
+
+  /// Seconds on the monotonic clock.
+  static func monotonic() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
   }
 
   deinit {

@@ -52,8 +52,7 @@ public final class XServer {
     // Xvfb writes its display number to the descriptor once it is ready for clients.
     let number = XServer.readLine(ready.fileHandleForReading, timeout: timeout)
     guard let number, !number.isEmpty, Int(number) != nil else {
-      server.terminate()
-      server.waitUntilExit()
+      Command.stop(server)
       let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
       throw Failure("Xvfb did not come up within \(timeout) s: \(said.suffix(600))")
     }
@@ -64,13 +63,7 @@ public final class XServer {
 
   /// Stops the window manager and the server (SIGTERM, SIGKILL after 5 s), and waits for both.
   public func stop() {
-    for p in [windowManager, server].compactMap({ $0 }) where p.isRunning {
-      p.terminate()
-      let deadline = Date().addingTimeInterval(5)
-      while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-      if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-      p.waitUntilExit()
-    }
+    for p in [windowManager, server].compactMap({ $0 }) { Command.stop(p, grace: 5) }
     windowManager = nil
     try? FileManager.default.removeItem(at: log)
   }
@@ -134,7 +127,7 @@ public final class XServer {
   /// Runs an X tool against this server; returns its standard output.
   @discardableResult
   public func run(_ name: String, package: String, _ arguments: [String], allowFailure: Bool = false) throws -> String {
-    let r = try Command.run(try XServer.tool(name, package: package), arguments, environment: environment)
+    let r = try Command.run(try XServer.tool(name, package: package), arguments, environment: environment, timeout: 20)
     guard allowFailure || r.status == 0 else {
       throw Failure("\(name) \(arguments.joined(separator: " ")) exited with \(r.status)")
     }

@@ -97,11 +97,12 @@ final class BoardProcess {
     return !process.isRunning
   }
 
+  /// Sends SIGTERM (no more); for a test that checks how the board takes it.
+  func terminate() { process.terminate() }
+
+  /// Stops it (SIGTERM, SIGKILL after 2 s, never an endless wait) and removes its error file.
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
+    Command.stop(process)
     try? FileManager.default.removeItem(at: errorFile)
   }
 }
