@@ -105,7 +105,9 @@ enum Displays {
           "--size: \(s.width)x\(s.height) is too many cells for term (at most \(Canvas.maxFrameSide) columns, "
             + "\(Canvas.maxFrameSide / 2) rows and \(Canvas.maxFramePixels / 2) cells: one canvas pixel a half-cell)")
       }
-      let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
+      // Keys come from standard input when it is a terminal and no source reads it.
+      let keys = isatty(0) == 1 && !o.effectiveSources.contains { $0.name.hasSuffix(":-") }
+      let t = TerminalDisplay(input: keys ? 0 : nil, size: o.size.map { (columns: $0.width, rows: $0.height) })
       // Ctrl-C is the way out of the terminal view: the run loop returns and `close()` leaves
       // the terminal as it was found; a second Ctrl-C (a hung loop) restores it from the handler.
       t.armEmergencyRestore()
