@@ -144,7 +144,7 @@ let package = Package(
       name: "FramebufferDisplayTests", dependencies: ["FramebufferDisplay", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "TerminalDisplayTests", dependencies: ["TerminalDisplay", "Raster", "TestSupport"],
+      name: "TerminalDisplayTests", dependencies: ["TerminalDisplay", "DisplayCore", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "KioskTests", dependencies: ["Kiosk", "WallboardCore", "Projections", "Raster", "TestSupport"],

@@ -1,10 +1,12 @@
 // TerminalDisplay: the board as 24-bit-colour half-block characters, for a glance over SSH.
 //
 // What lives here: `CellGrid` (the picture in terminal cells), `Downsampler` (canvas → cells),
-// `TerminalRenderer` (cells → ANSI bytes, a pure encoder) and `TerminalDisplay` (the I/O: write,
-// window size, SIGWINCH), which reaches the system only through `TerminalSyscalls` — save the
-// emergency restore (`TerminalDisplay+EmergencyRestore`), a bare `write(2)` from a signal handler.
-// It may import Raster and the C library; nothing else.
+// `TerminalRenderer` (cells → ANSI bytes, a pure encoder), `TerminalKeys` (typed bytes → the
+// board's events, a pure state machine) and `TerminalDisplay` (the I/O: write, window size,
+// SIGWINCH, keys read in key-at-a-time mode), which reaches the system only through
+// `TerminalSyscalls` — save the emergency restore (`TerminalDisplay+EmergencyRestore`), a bare
+// `write(2)` from a signal handler. It may import Raster, DisplayCore and the C library; nothing
+// else.
 
 public import Raster
 
@@ -36,11 +38,18 @@ public final class TerminalDisplay {
   let fd: Int32
   private let syscalls: TerminalSyscalls
   private let fixedSize: (columns: Int, rows: Int)?
+  /// The terminal keys are read from (in key-at-a-time mode), nil when none is.
+  public let input: Int32?
   private var renderer = TerminalRenderer()
   private var isClosed = false
 
   /// A display writing to `fd`; `size` (from `--size`, in cells) overrides the terminal's size.
-  public init(output fd: Int32 = 1, syscalls: TerminalSyscalls = .live, size: (columns: Int, rows: Int)? = nil) {
+  /// Keys are read from `input` when it is a terminal (`TerminalSyscalls.enterKeyMode`); its
+  /// settings are put back by `close()`.
+  public init(
+    output fd: Int32 = 1, input: Int32? = nil, syscalls: TerminalSyscalls = .live,
+    size: (columns: Int, rows: Int)? = nil
+  ) {
     if let size {
       precondition(size.columns > 0 && size.rows > 0, "terminal size \(size.columns)x\(size.rows) has no cells")
     }
@@ -49,10 +58,14 @@ public final class TerminalDisplay {
     self.fixedSize = size.map(Self.capped)
     self.cellSize = Self.capped(size ?? syscalls.windowSize(fd) ?? Self.fallbackSize)
     syscalls.installResizeHandler()
+    self.input = input.flatMap { syscalls.enterKeyMode($0) ? $0 : nil }
   }
 
   deinit {
-    if !isClosed { try? writeAll(renderer.leave()) }
+    if !isClosed {
+      try? writeAll(renderer.leave())
+      if let input { syscalls.restoreInput(input) }
+    }
     disarmEmergencyRestore()
   }
 
@@ -114,8 +127,28 @@ public final class TerminalDisplay {
     isClosed = true
     // Disarmed only once the terminal is back: a signal in between still restores it.
     defer { disarmEmergencyRestore() }
+    if let input { syscalls.restoreInput(input) }
     try writeAll(renderer.leave())
   }
+
+  /// The bytes typed since the last call, without waiting (at most `maximumInput` a call;
+  /// the rest stays for the next); none when no keys are read or the read failed.
+  public func readInput() -> [UInt8] {
+    guard let input, !isClosed else { return [] }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 256)
+    while bytes.count < Self.maximumInput {
+      let n = chunk.withUnsafeMutableBytes { syscalls.read(input, $0) }
+      if n == -Int(EINTR) { continue }
+      guard n > 0 else { break }
+      bytes += chunk.prefix(min(n, chunk.count))
+      if n < chunk.count { break }
+    }
+    return bytes
+  }
+
+  /// The most bytes `readInput()` takes a call.
+  public static let maximumInput = 4096
 
   /// Writes every byte, resuming after short writes, retrying `EINTR`, and waiting for room
   /// on `EAGAIN` (a non-blocking descriptor whose buffer is full).

@@ -3,9 +3,11 @@ public import Raster
 
 /// The terminal as the board's display: each frame downsampled to half-block cells.
 ///
-/// Its one event is a resize (`SIGWINCH`), looked at ten times a second.
+/// Its events are the keys typed (`TerminalKeys`) and a resize (`SIGWINCH`), looked at ten
+/// times a second.
 public final class TerminalScreen: Display {
   public let terminal: TerminalDisplay
+  private var keys = TerminalKeys()
 
   public init(_ terminal: TerminalDisplay) { self.terminal = terminal }
 
@@ -19,9 +21,13 @@ public final class TerminalScreen: Display {
   }
 
   public func events() -> [DisplayEvent] {
-    guard terminal.checkResize() else { return [] }
-    let s = terminal.canvasSize()
-    return [.resized(s.width, s.height)]
+    let typed = terminal.readInput()
+    var events = typed.isEmpty ? keys.flush() : keys.push(typed)
+    if terminal.checkResize() {
+      let s = terminal.canvasSize()
+      events.append(.resized(s.width, s.height))
+    }
+    return events
   }
 
   /// Hands the terminal back (colours, autowrap, the cursor below the board).

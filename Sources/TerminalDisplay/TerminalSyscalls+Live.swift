@@ -10,10 +10,16 @@
   /// `TerminalDisplay` at a time reads it.
   private let resizeFlag = Atomic<Bool>(false)
 
+  /// The input terminal's settings before `enterKeyMode`, for `restoreInput`.
+  private final class SavedSettings: @unchecked Sendable {
+    var settings: termios?
+  }
+
   extension TerminalSyscalls {
     /// The C library's `write`, `poll`, `ioctl(TIOCGWINSZ)` and `signal(SIGWINCH)`.
     public static var live: TerminalSyscalls {
-      TerminalSyscalls(
+      let saved = SavedSettings()
+      return TerminalSyscalls(
         write: { fd, bytes in
           let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
           return n >= 0 ? n : -Int(errno)
@@ -32,7 +38,28 @@
           resizeFlag.store(false, ordering: .relaxed)
           _ = signal(SIGWINCH) { _ in resizeFlag.store(true, ordering: .relaxed) }
         },
-        takeResize: { resizeFlag.exchange(false, ordering: .relaxed) })
+        takeResize: { resizeFlag.exchange(false, ordering: .relaxed) },
+        read: { fd, buffer in
+          let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+          return n >= 0 ? n : -Int(errno)
+        },
+        enterKeyMode: { fd in
+          var t = termios()
+          guard isatty(fd) == 1, tcgetattr(fd, &t) == 0 else { return false }
+          saved.settings = t
+          t.c_lflag &= ~tcflag_t(ICANON | ECHO)
+          // VMIN 0, VTIME 0: a read returns at once with what is there.
+          withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+          }
+          return tcsetattr(fd, TCSANOW, &t) == 0
+        },
+        restoreInput: { fd in
+          guard var t = saved.settings else { return }
+          saved.settings = nil
+          _ = tcsetattr(fd, TCSANOW, &t)
+        })
     }
   }
 #else

@@ -10,34 +10,37 @@ internal import TerminalDisplay
 /// Opens the display `--display` names: an SDL window, the framebuffer, a terminal, a PNG file or
 /// the text board, each a `Display`.
 enum Displays {
-  /// Opens the display `--display` names. `auto`: SDL when a display server is named and
-  /// answers (one that does not is said on stderr); else `console` when a DRM device or
-  /// `/dev/fb0` can be written; else the terminal when standard output is one, else the text board.
+  /// Opens the display `--display` names. `auto` (`AutoDisplay`, its choice and why said on
+  /// stderr): SDL when a display server is named and answers; else `console` when a DRM device
+  /// or `/dev/fb0` can be written; else the terminal when standard output is one, else the text
+  /// board.
   /// `console`: DRM/KMS on the first `/dev/dri/card*` with a connected output, else the
   /// framebuffer (why DRM could not be had is said on stderr).
   static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> any Display {
-    var choice = o.display
-    /// What `auto` takes without a display server.
-    func consoleChoice() -> String {
-      DRMScreen.devices.contains { access($0, R_OK | W_OK) == 0 } || access("/dev/fb0", W_OK) == 0
-        ? "console" : isatty(1) == 1 ? "term" : "text"
+    guard o.display == "auto" else {
+      return try open(o, choosing: o.display, environment: environment, console: console)
     }
-    if choice == "auto" {
-      if SDLWindow.displayAvailable(environment: environment) {
-        // A display server is named; if it cannot be reached, `auto` goes on to the console.
-        do throws(CLIError) {
-          return try open(o, choosing: "sdl", environment: environment, console: console)
-        } catch {
-          console.error(
-            "wallboard: \(error.message); using --display \(consoleChoice())"
-          )
-          choice = consoleChoice()
-        }
-      } else {
-        choice = consoleChoice()
+    let found = AutoDisplay.Findings(
+      displayServer: ["SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "DISPLAY"].first { !(environment[$0] ?? "").isEmpty }
+        .map { "\($0)=\(environment[$0]!)" },
+      consoleDevice: DRMScreen.devices.first { access($0, R_OK | W_OK) == 0 }
+        ?? (access("/dev/fb0", W_OK) == 0 ? "/dev/fb0" : nil),
+      stdoutIsTerminal: isatty(1) == 1)
+    var auto = AutoDisplay.choose(found)
+    if auto.choice == "sdl" {
+      // A display server is named; if it cannot be reached, `auto` goes on to the console.
+      do throws(CLIError) {
+        let window = try open(o, choosing: "sdl", environment: environment, console: console)
+        console.error(auto.line)
+        return window
+      } catch {
+        auto = AutoDisplay.choose(found, serverFailed: error.message)
+        console.error("wallboard: \(error.message); using --display \(auto.choice) (\(auto.reason))")
+        return try open(o, choosing: auto.choice, environment: environment, console: console)
       }
     }
-    return try open(o, choosing: choice, environment: environment, console: console)
+    console.error(auto.line)
+    return try open(o, choosing: auto.choice, environment: environment, console: console)
   }
 
   /// Opens the display `choice` names (not `auto`).
@@ -102,7 +105,9 @@ enum Displays {
           "--size: \(s.width)x\(s.height) is too many cells for term (at most \(Canvas.maxFrameSide) columns, "
             + "\(Canvas.maxFrameSide / 2) rows and \(Canvas.maxFramePixels / 2) cells: one canvas pixel a half-cell)")
       }
-      let t = TerminalDisplay(size: o.size.map { (columns: $0.width, rows: $0.height) })
+      // Keys come from standard input when it is a terminal and no source reads it.
+      let keys = isatty(0) == 1 && !o.effectiveSources.contains { $0.name.hasSuffix(":-") }
+      let t = TerminalDisplay(input: keys ? 0 : nil, size: o.size.map { (columns: $0.width, rows: $0.height) })
       // Ctrl-C is the way out of the terminal view: the run loop returns and `close()` leaves
       // the terminal as it was found; a second Ctrl-C (a hung loop) restores it from the handler.
       t.armEmergencyRestore()

@@ -30,7 +30,7 @@ public enum TextBoard {
     if let s = sprint {
       let b = Burndown.compute(state: state, sprint: s, at: at, boardZone: zone, unit: unit)
       lines.append(
-        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(b.daysLeft) working days left  ·  \(Clock.hhmm(at, zone)) \(zone.identifier)"
+        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(ProgressText.daysLeft(b.daysLeft))  ·  \(Clock.hhmm(at, zone)) \(zone.identifier)"
       )
       if let g = s.goal { lines.append("Goal: \(g)") }
       let rem = b.remaining.compactMap { $0 }
@@ -60,7 +60,7 @@ public enum TextBoard {
     if !f.isEmpty { lines.append("Showing " + HeaderModel.scopeText(f, titleNamesProjects: false)) }
     let scope = BoardScope(state: state, sprint: sprint)
     let p = Progress.compute(state: state, scope: scope)
-    lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.percent(p)))")
+    lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.donePercent(p)) done)")
     let tallies = Tally.compute(state: state, scope: scope)
     lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
     for s in sources {

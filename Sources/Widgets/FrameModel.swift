@@ -110,7 +110,7 @@ public struct HeaderModel: Hashable, Sendable {
       dates = ""
     }
     if let b = burndown {
-      daysLeft = b.daysLeft == 1 ? "1 working day left" : "\(b.daysLeft) working days left"
+      daysLeft = ProgressText.daysLeft(b.daysLeft)
     } else {
       daysLeft = ""
     }

@@ -25,9 +25,18 @@ public struct NumbersWidget: Widget {
     let closed = points ? p.completedPoints - p.donePoints : Double(p.completed - p.done)
     let closedLabel = p.closed.count == 1 ? p.closed[0].label : "closed"
     return Model(items: [
-      .init(value: Numbers.short(remaining), label: "\(unit) left"),
-      .init(value: Numbers.short(done), label: "\(unit) done" + ProgressText.closed([(closedLabel, closed)])),
-      b.map { .init(value: String($0.daysLeft), label: "working days left") }
+      .init(
+        value: Numbers.short(remaining),
+        label: ProgressText.noun(remaining, "\(points ? "point" : "feature") left", "\(unit) left")),
+      .init(
+        value: Numbers.short(done),
+        label: ProgressText.noun(done, "\(points ? "point" : "feature") done", "\(unit) done")
+          + ProgressText.closed([(closedLabel, closed)])),
+      b.map {
+        .init(
+          value: String($0.daysLeft),
+          label: ProgressText.noun(Double($0.daysLeft), "working day left", "working days left"))
+      }
         ?? frame.flow.map { .init(value: Numbers.short($0.throughputPerDay), label: "done per day") }
         ?? .init(value: "–", label: "working days left"),
     ])

@@ -9,13 +9,21 @@ public enum ProgressText {
     "\(p.done) of \(p.total) done" + closed(p.closed.map { ($0.label, Double($0.count)) })
   }
 
-  /// The share of features done: "67%" (whole percent, for across a room).
+  /// The share of features done: "67%" (whole percent, for across a room). The one percentage
+  /// the board shows, on every widget and on the text board.
   public static func donePercent(_ p: Progress) -> String {
     "\(Int(saturating: p.donePercent, .toNearestOrAwayFromZero))%"
   }
 
-  /// The share of features completed (done or closed), said as complete: "71% complete".
-  public static func percent(_ p: Progress) -> String { "\(Numbers.short(p.percent))% complete" }
+  /// `singular` when `n` is exactly 1, else `plural`: "1 working day left", "2 working days left".
+  public static func noun(_ n: Double, _ singular: String, _ plural: String) -> String {
+    n == 1 ? singular : plural
+  }
+
+  /// "1 working day left", "3 working days left".
+  public static func daysLeft(_ n: Int) -> String {
+    "\(n) " + noun(Double(n), "working day left", "working days left")
+  }
 
   /// " · 1 rejected · 2 cancelled", or "" when nothing was closed without being done.
   public static func closed(_ parts: [(label: String, value: Double)]) -> String {

@@ -13,7 +13,8 @@ public struct TalliesWidget: Widget {
     let ink = style.text(on: t.bg)
     let total = tallies.reduce(0) { $0 + $1.count }
     let content = Card.draw(
-      title: "Workflow · \(total) features", in: rect, style: style, painter: &painter, canvas: &canvas)
+      title: "Workflow · \(total) " + ProgressText.noun(Double(total), "feature", "features"), in: rect, style: style,
+      painter: &painter, canvas: &canvas)
     guard !tallies.isEmpty, content.height > 4 else { return }
     let rowH = content.height / Double(tallies.count)
     let size = Swift.min(style.size(.body), Swift.max(style.size(.small), rowH * 0.62))

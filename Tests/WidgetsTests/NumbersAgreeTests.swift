@@ -64,8 +64,9 @@ struct NumbersAgreeTests {
       ]), at: M.t("2026-11-05T12:00:00Z"), now: M.t("2026-11-05T12:00:00Z"), zone: .utc, unit: .auto)
     let m = NumbersWidget().model(frame)
     // No sprint: the third number is the flow's throughput (nobody saw A enter done: 0 a day).
+    // One of each: "1 feature left", never "1 features left" (issue 20, item 13).
     #expect(m.items.map(\.value) == ["1", "1", "0"])
-    #expect(m.items.map(\.label) == ["features left", "features done · 1 cancelled", "done per day"])
+    #expect(m.items.map(\.label) == ["feature left", "feature done · 1 cancelled", "done per day"])
   }
 }
 
