@@ -1,3 +1,4 @@
+public import Glyphs
 public import Raster
 
 /// Three key numbers for a 10-foot view: remaining and done in the burndown's unit (they never
@@ -11,7 +12,18 @@ public struct NumbersWidget: Widget {
     public var items: [Item]
     public struct Item: Hashable, Sendable {
       public var value: String
-      public var label: String
+      /// What the value counts: "points done".
+      public var caption: String
+      /// What is said after it where there is room: " · 1 rejected".
+      public var detail: String
+      /// The whole label: "points done · 1 rejected".
+      public var label: String { caption + detail }
+
+      public init(value: String, label: String, detail: String = "") {
+        self.value = value
+        self.caption = label
+        self.detail = detail
+      }
     }
   }
 
@@ -26,7 +38,8 @@ public struct NumbersWidget: Widget {
     let closedLabel = p.closed.count == 1 ? p.closed[0].label : "closed"
     return Model(items: [
       .init(value: Numbers.short(remaining), label: "\(unit) left"),
-      .init(value: Numbers.short(done), label: "\(unit) done" + ProgressText.closed([(closedLabel, closed)])),
+      .init(
+        value: Numbers.short(done), label: "\(unit) done", detail: ProgressText.closed([(closedLabel, closed)])),
       b.map { .init(value: String($0.daysLeft), label: "working days left") }
         ?? frame.flow.map { .init(value: Numbers.short($0.throughputPerDay), label: "done per day") }
         ?? .init(value: "–", label: "working days left"),
@@ -52,7 +65,8 @@ public struct NumbersWidget: Widget {
         item.value, in: valueBox, size: valueSize, color: ink, background: t.bg, align: .center, bold: true,
         tabular: true, role: .key, canvas: &canvas)
       painter.draw(
-        item.label, in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6),
+        [.label(item.caption)] + (item.detail.isEmpty ? [] : [.secondary(item.detail)]),
+        in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6),
         size: labelSize, color: ink, background: t.bg, align: .center, canvas: &canvas)
     }
   }
