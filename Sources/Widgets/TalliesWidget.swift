@@ -36,10 +36,13 @@ public struct TalliesWidget: Widget {
       ? Swift.max(
         Swift.min(content.width * 0.35, painter.width("000 · 000 pt", size: size, tabular: true)), countW + pointsW)
       : countW
+    // The names take what they need, as long as a short bar is left beside them.
+    let barMin = style.u(24)
     var labelW = Swift.max(
-      Swift.min(content.width * 0.42, style.u(250)), Swift.min(labelFloor, content.width - numbersW - gap))
+      Swift.min(content.width * 0.42, style.u(250)), Swift.min(labelFloor, content.width - numbersW - gap),
+      Swift.min(labelNeed, content.width - numbersW - 2 * gap - barMin))
     var barW = Swift.max(0, content.width - labelW - numbersW - 2 * gap)
-    if barW < style.u(24) {
+    if barW < barMin {
       barW = 0
       labelW = Swift.max(0, content.width - numbersW - gap)
     }
