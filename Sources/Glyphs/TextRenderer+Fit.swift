@@ -17,8 +17,9 @@ extension TextRenderer {
   /// `keep: .end`, suffix) that fits with "…" beside it, or "" when not even "…" fits.
   ///
   /// The cut falls on a grapheme-cluster boundary (an emoji sequence or a letter with its
-  /// accents is kept whole or dropped whole), found by binary search, and white space beside the
-  /// ellipsis is dropped.
+  /// accents is kept whole or dropped whole) and never inside a number (`numberRuns`: "193 ·
+  /// 1234 pt" becomes "193 ·…", never "193 · 12…"), found by binary search, and white space
+  /// beside the ellipsis is dropped.
   public func fit(
     _ text: String, width: Double, size: Double, weight: Weight = .regular, tabular: Bool = false,
     keep: Keep = .start
@@ -41,15 +42,27 @@ extension TextRenderer {
     if fits(text) { return text }
     guard fits(TextRenderer.ellipsis) else { return "" }
     let clusters = Array(text)
-    // Invariant: `low` clusters kept plus the ellipsis fit; `high` do not (`text` itself does
-    // not fit, and adding the ellipsis only makes it wider).
+    // How many clusters may be kept: any count whose cut does not fall inside a number.
+    var inside = [Bool](repeating: false, count: clusters.count + 1)
+    var offset = 0
+    var runs = TextRenderer.numberRuns(in: text)[...]
+    for index in text.indices {
+      while let r = runs.first, r.upperBound <= index { runs = runs.dropFirst() }
+      if let r = runs.first, r.lowerBound < index { inside[offset] = true }
+      offset += 1
+    }
+    let counts = (0...clusters.count).filter { kept in
+      !inside[keep == .start ? kept : clusters.count - kept]
+    }
+    // Invariant: `counts[low]` clusters kept plus the ellipsis fit (0 does: the ellipsis alone
+    // fits); `counts[high]` do not (`text` itself does not fit, and the ellipsis only widens it).
     var low = 0
-    var high = clusters.count
+    var high = counts.count - 1
     while high - low > 1 {
       let middle = (low + high) / 2
-      if fits(shortened(middle, clusters)) { low = middle } else { high = middle }
+      if fits(shortened(counts[middle], clusters)) { low = middle } else { high = middle }
     }
-    let result = shortened(low, clusters)
+    let result = shortened(counts[low], clusters)
     // Kerning can make a shorter part wider; never return something that does not fit.
     return fits(result) ? result : TextRenderer.ellipsis
   }
@@ -77,5 +90,38 @@ extension TextRenderer {
     let baseline = verticalCenter ? rect.midY + (box.ascender - box.descender) / 2 : rect.minY + box.ascender
     return draw(
       fitted, at: Point(x, baseline), size: size, weight: weight, color: color, tabular: tabular, into: &canvas)
+  }
+}
+
+extension TextRenderer {
+  /// Where the numbers of `text` are: runs of ASCII digits, with a `.`, `,` or `:` between two
+  /// digits ("1,234.5", "15:00") and a `%` right after ("67%"). `fit` never cuts inside one.
+  public static func numberRuns(in text: String) -> [Range<String.Index>] {
+    func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
+    var runs: [Range<String.Index>] = []
+    var i = text.startIndex
+    while i < text.endIndex {
+      guard isDigit(text[i]) else {
+        i = text.index(after: i)
+        continue
+      }
+      let start = i
+      var end = text.index(after: i)
+      while end < text.endIndex {
+        if isDigit(text[end]) {
+          end = text.index(after: end)
+        } else if ".,:".contains(text[end]), case let next = text.index(after: end), next < text.endIndex,
+          isDigit(text[next])
+        {
+          end = text.index(after: next)
+        } else {
+          break
+        }
+      }
+      if end < text.endIndex && text[end] == "%" { end = text.index(after: end) }
+      runs.append(start..<end)
+      i = end
+    }
+    return runs
   }
 }

@@ -82,9 +82,11 @@ struct LiveRun {
     let traits = display.traits
     // The text board needs no fonts, themes or layout.
     let resources = traits.drawsPixels ? try Resources.locate(environment: environment) : nil
-    var scene = try resources.map { r throws(CLIError) in try Scene.load(options, resources: r) }
-    var board = Canvas(width: 16, height: 16)
     func screen() -> Screen { Screen(width: display.size.width, height: display.size.height, rotation: options.rotate) }
+    var scene = try resources.map { r throws(CLIError) in
+      try Scene.load(options, resources: r, board: screen().canvasSize)
+    }
+    var board = Canvas(width: 16, height: 16)
     func makeCanvas() -> Canvas {
       let (w, h) = screen().canvasSize
       return Canvas(width: max(16, w), height: max(16, h), background: scene?.theme.bg ?? RGBA(r: 0, g: 0, b: 0))

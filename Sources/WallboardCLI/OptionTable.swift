@@ -28,7 +28,11 @@ enum OptionTable {
       do throws(SourceSpecError) { spec = try SourceSpec.parse(v) } catch { throw .usage(error.description) }
       o.sources.append(spec)
     },
-    OptionSpec(name: "--layout", value: "NAME|PATH", help: "a bundled layout by name or a layout file; default wall") {
+    OptionSpec(
+      name: "--layout", value: "NAME|PATH",
+      help:
+        "a bundled layout by name, auto (portrait on a screen taller than wide, else wall) or a layout file; default auto"
+    ) {
       o, v throws(CLIError) in
       try nonEmpty("--layout", v)
       o.layout = v

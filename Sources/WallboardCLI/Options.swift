@@ -12,7 +12,7 @@ public enum Command: String, Sendable, CaseIterable {
 public struct Options: Sendable {
   public var command: Command = .run
   public var sources: [SourceSpec] = []
-  public var layout = "wall"
+  public var layout = "auto"
   public var theme = "orchestra"
   public var variant = "default"
   public var display = "auto"

@@ -55,7 +55,7 @@ struct ReloadWatch {
         o = try ArgumentParser.applyConfig(text, file: config, under: options.commandLine)
         o.commandLine = options.commandLine
       }
-      let fresh = try Scene.load(o, resources: resources)
+      let fresh = try Scene.load(o, resources: resources, board: scene.board)
       scene.replace(with: fresh, themeChanged: o.theme != latest.theme, variantChanged: o.variant != latest.variant)
       latest = o
       // A layout the config now names is watched too.

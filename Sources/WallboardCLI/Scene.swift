@@ -15,9 +15,16 @@ struct Scene {
   var variantIndex: Int
   var renderer: BoardRenderer
   let scale: Double
+  /// The board's size the layout was chosen and checked for, when known.
+  var board: (width: Int, height: Int)? = nil
 
-  /// Loads themes, fonts and the layout the options name.
-  static func load(_ o: Options, resources: Resources) throws(CLIError) -> Scene {
+  /// Loads themes, fonts and the layout the options name. With the `board` size (the canvas,
+  /// turned as the screen is), `--layout auto` (the default) picks the bundled layout for its
+  /// shape (`LayoutIndex.automatic`), and a layout named that cannot show its text there is
+  /// refused, with one that fits suggested; without it, `auto` is `wall` and nothing is checked.
+  static func load(
+    _ o: Options, resources: Resources, board: (width: Int, height: Int)? = nil
+  ) throws(CLIError) -> Scene {
     let catalog: ThemeCatalog
     do { catalog = try ThemeCatalog.load(directory: resources.themes) } catch { throw .badInput(error.description) }
     guard let themeIndex = catalog.themes.firstIndex(where: { $0.id == o.theme }) else {
@@ -26,13 +33,26 @@ struct Scene {
     guard let variantIndex = catalog.variants.firstIndex(where: { $0.name == o.variant }) else {
       throw .usage("--variant: \"\(o.variant)\" is not one of \(catalog.variants.map(\.name).joined(separator: ", "))")
     }
-    let path = try layoutPath(o.layout, resources: resources)
+    let name =
+      o.layout == LayoutIndex.automaticName
+      ? LayoutIndex.automatic(width: board?.width ?? 16, height: board?.height ?? 9) : o.layout
+    let path = try layoutPath(name, resources: resources)
     let layout = try loadLayout(path)
     let text: TextRenderer
     do { text = try TextRenderer(fontsDirectory: resources.fonts) } catch { throw .runtime("\(error)") }
-    return Scene(
+    let scene = Scene(
       catalog: catalog, themeIndex: themeIndex, variantIndex: variantIndex,
-      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale)
+      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale, board: board)
+    // The layout `auto` chose is shown whatever the screen: `auto` always draws something.
+    if let board, o.layout != LayoutIndex.automaticName {
+      do {
+        try LayoutIndex.check(
+          layout, scene: scene, width: board.width, height: board.height, directory: resources.layouts)
+      } catch {
+        throw .usage("--layout: \(error.description)")
+      }
+    }
+    return scene
   }
 
   /// A bundled layout's file, or the path given.
@@ -89,7 +109,7 @@ struct Scene {
       catalog: fresh.catalog,
       themeIndex: fresh.catalog.themes.firstIndex { $0.id == themeID } ?? fresh.themeIndex,
       variantIndex: fresh.catalog.variants.firstIndex { $0.name == variantName } ?? fresh.variantIndex,
-      renderer: renderer, scale: fresh.scale)
+      renderer: renderer, scale: fresh.scale, board: fresh.board)
     renderer.setLayout(fresh.renderer.layout)
   }
 

@@ -9,10 +9,10 @@ enum Snapshot {
   static func run(_ o: Options, resources: Resources, now: Instant) throws(CLIError) {
     guard let out = o.out else { throw .usage("snapshot needs --out FILE.png") }
     try checkOutput(out, option: "--out")
-    var scene = try Scene.load(o, resources: resources)
-    let load = try FiniteLoad.load(o, now: now)
     let size = o.size ?? (1920, 1080)
     let screen = Screen(width: size.width, height: size.height, rotation: o.rotate)
+    var scene = try Scene.load(o, resources: resources, board: screen.canvasSize)
+    let load = try FiniteLoad.load(o, now: now)
     let zone = o.timeZone ?? .current
     // The moment shown is `at`. With `--at`, everything is as of that moment: the ages, the
     // staleness and the live dot's pulse, so the same `--at` gives the same pixels every time;

@@ -68,7 +68,7 @@ public enum TextBoard {
       lines.append("● \(s.name): \(s.status.rawValue)\(age)\(s.lastError.map { " · last error: \($0)" } ?? "")")
     }
     for t in state.recent.suffix(5).reversed() {
-      lines.append("  \(t.featureId) → \(t.to)  \(Clock.hhmm(t.at, zone))")
+      lines.append("  \(FeatureName.text(id: t.featureId, title: t.title)) → \(t.to)  \(Clock.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
   }

@@ -1,3 +1,4 @@
+public import Glyphs
 public import Layout
 public import Raster
 
@@ -63,6 +64,7 @@ public struct BoardRenderer {
       width: canvas.width, height: canvas.height, theme: style.theme.id, variant: style.variant.name, unit: style.unit,
       page: page, banner: frame.banner != nil)
     var dirty: [IRect] = []
+    painter.floors = Painter.Floors(info: style.minimumInfoSize, key: style.minimumKeySize)
     if key != drawnKey {
       drawn = [:]
       lastBanner = nil
@@ -124,7 +126,20 @@ enum Banner {
     // Dark ink on amber reads at about 10:1.
     let ink = RGBA(r: 0x11, g: 0x11, b: 0x11)
     painter.draw(
-      text, in: rect.inset(dx: style.u(24), dy: 0), size: style.size(.title), color: ink, background: bg,
+      pieces(text), in: rect.inset(dx: style.u(24), dy: 0), size: style.size(.title), color: ink, background: bg,
       align: .center, bold: true, canvas: &canvas)
+  }
+
+  /// "Not connected — showing data from 14:02" in pieces: the time is kept, "showing data" goes
+  /// first, then the reason is shortened.
+  static func pieces(_ text: String) -> [TextPiece] {
+    let marker = " — showing data from "
+    let chars = Array(text)
+    let m = Array(marker)
+    guard let at = chars.indices.first(where: { chars[$0...].starts(with: m) }) else { return [.label(text)] }
+    return [
+      .label(String(chars[..<at]) + " — "), .secondary("showing data "),
+      .fixed("from " + String(chars[(at + m.count)...])),
+    ]
   }
 }

@@ -1,3 +1,4 @@
+public import Glyphs
 public import Projections
 public import WallboardCore
 
@@ -76,6 +77,9 @@ public struct FrameModel: Sendable {
 /// the flow's window ("Flow · last 14 days") and its dates.
 public struct HeaderModel: Hashable, Sendable {
   public var title: String
+  /// The start of `title` that names the projects ("web · "), dropped first where the title does
+  /// not fit, so that the sprint's name is cut last; "" when the title names none.
+  public var titleContext: String
   public var goal: String?
   public var dates: String
   public var daysLeft: String
@@ -99,7 +103,8 @@ public struct HeaderModel: Hashable, Sendable {
     let name =
       sprint?.name ?? missingSprint.map { "Sprint \($0) not found" } ?? flow.map(FlowWidget.title) ?? "No sprint"
     let shown = HeaderModel.projectsText(filter.projects) ?? HeaderModel.boardText(projects, workspace: workspace)
-    title = shown.map { "\($0) · \(name)" } ?? name
+    titleContext = shown.map { "\($0) · " } ?? ""
+    title = titleContext + name
     scope = HeaderModel.scopeText(filter)
     goal = sprint?.goal
     if let s = sprint {
@@ -240,6 +245,46 @@ public struct RecentRow: Hashable, Sendable {
   public var title: String
   public var to: String
   public var age: String
+
+  public init(featureId: String, title: String, to: String, age: String) {
+    self.featureId = featureId
+    self.title = title
+    self.to = to
+    self.age = age
+  }
+
+  /// The age without its " ago": "12 min".
+  public var ageNumber: String { age.hasSuffix(" ago") ? String(age.dropLast(4)) : age }
+
+  /// "Login flow (FEAT-ABC) → in-review" in pieces for fitting: the id goes first, then the
+  /// title is shortened; the state keeps its end. Without a title, the id is the label.
+  public var pieces: [TextPiece] {
+    let name = title.trimmingWhiteSpace
+    let state = TextPiece.label(" → \(to)", keep: .end)
+    return name.isEmpty ? [.label(featureId), state] : [.label(name), .secondary(" (\(featureId))"), state]
+  }
+}
+
+/// How a list of features in text names one: its title, shortened to `limit` characters, with
+/// its id after it; the id alone when it has no title.
+public enum FeatureName {
+  /// "Login flow (FEAT-ABC)", "A very long title that goes … (FEAT-ABC)", or "FEAT-ABC".
+  public static func text(id: String, title: String, limit: Int = 48) -> String {
+    let name = title.trimmingWhiteSpace
+    if name.isEmpty { return id }
+    let short = name.count <= limit ? name : String(name.prefix(Swift.max(1, limit - 1))).trimmingWhiteSpace + "…"
+    return "\(short) (\(id))"
+  }
+}
+
+extension String {
+  /// Without white space (and newlines) at either end.
+  var trimmingWhiteSpace: String {
+    var s = Substring(self)
+    while let f = s.first, f.isWhitespace { s.removeFirst() }
+    while let l = s.last, l.isWhitespace { s.removeLast() }
+    return String(s)
+  }
 }
 
 /// Human ages: "12 s ago", "3 min ago", "2 h ago", "4 d ago".

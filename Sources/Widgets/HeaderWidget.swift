@@ -1,3 +1,4 @@
+public import Glyphs
 public import Raster
 
 /// Sprint name and goal, dates and working days left, and the filter when set on the left; the
@@ -62,8 +63,10 @@ public struct HeaderWidget: Widget {
     lines = Array(lines.prefix(Swift.max(0, room)))
     let block = titleH + Double(lines.count) * lineH
     var y = rect.minY + Swift.max(0, (rect.height - block) / 2)
+    let context = m.title.hasPrefix(m.titleContext) ? m.titleContext : ""
     painter.draw(
-      m.title, in: Rect(x: left.minX, y: y, width: left.width, height: titleH), size: titleSize, color: ink,
+      [.secondary(context), .label(String(m.title.dropFirst(context.count)))],
+      in: Rect(x: left.minX, y: y, width: left.width, height: titleH), size: titleSize, color: ink,
       background: t.bg, bold: true, canvas: &canvas)
     y += titleH
     for line in lines {

@@ -1,3 +1,4 @@
+public import Glyphs
 public import Raster
 
 /// Three key numbers for a 10-foot view: remaining and done in the burndown's unit (they never
@@ -11,7 +12,18 @@ public struct NumbersWidget: Widget {
     public var items: [Item]
     public struct Item: Hashable, Sendable {
       public var value: String
-      public var label: String
+      /// What the value counts: "points done".
+      public var caption: String
+      /// What is said after it where there is room: " · 1 rejected".
+      public var detail: String
+      /// The whole label: "points done · 1 rejected".
+      public var label: String { caption + detail }
+
+      public init(value: String, label: String, detail: String = "") {
+        self.value = value
+        self.caption = label
+        self.detail = detail
+      }
     }
   }
 
@@ -30,8 +42,8 @@ public struct NumbersWidget: Widget {
         label: ProgressText.noun(remaining, "\(points ? "point" : "feature") left", "\(unit) left")),
       .init(
         value: Numbers.short(done),
-        label: ProgressText.noun(done, "\(points ? "point" : "feature") done", "\(unit) done")
-          + ProgressText.closed([(closedLabel, closed)])),
+        label: ProgressText.noun(done, "\(points ? "point" : "feature") done", "\(unit) done"),
+        detail: ProgressText.closed([(closedLabel, closed)])),
       b.map {
         .init(
           value: String($0.daysLeft),
@@ -61,7 +73,8 @@ public struct NumbersWidget: Widget {
         item.value, in: valueBox, size: valueSize, color: ink, background: t.bg, align: .center, bold: true,
         tabular: true, role: .key, canvas: &canvas)
       painter.draw(
-        item.label, in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6),
+        [.label(item.caption)] + (item.detail.isEmpty ? [] : [.secondary(item.detail)]),
+        in: Rect(x: cell.minX, y: valueBox.maxY, width: cell.width, height: labelSize * 1.6),
         size: labelSize, color: ink, background: t.bg, align: .center, canvas: &canvas)
     }
   }

@@ -16,6 +16,7 @@ public struct Painter {
 
   /// One piece of text drawn.
   public struct Record: Sendable, Hashable {
+    /// The text drawn (fitted).
     public var text: String
     public var box: Rect
     /// Where the drawn text starts (its left edge) and how wide it is.
@@ -25,32 +26,81 @@ public struct Painter {
     public var color: RGBA
     public var background: RGBA
     public var role: Role
+    /// The text the widget asked for, before fitting.
+    public var requested: [TextPiece]
+    /// The pieces drawn: each whole or, a label, shortened.
+    public var pieces: [TextPiece]
+    /// Even its fixed pieces were wider than the box at the smallest legible size: drawn whole
+    /// past the box (clipped by the widget's cell).
+    public var overflows: Bool
+  }
+
+  /// The smallest sizes text may shrink to when its fixed pieces (numbers) do not fit.
+  public struct Floors: Sendable, Hashable {
+    public var info: Double
+    public var key: Double
+    public init(info: Double, key: Double) {
+      self.info = info
+      self.key = key
+    }
   }
 
   public let text: TextRenderer
   /// Everything drawn so far, when recording.
   public var records: [Record] = []
   public var recording = false
+  /// When set, text whose fixed pieces do not fit at its size is drawn smaller, down to these;
+  /// `BoardRenderer` sets them from the style's legibility rules.
+  public var floors: Floors?
 
   public init(text: TextRenderer) { self.text = text }
 
   /// Draws `string` in `box`, vertically centred, fitted with an ellipsis (keeping its start, or
-  /// with `keep: .end` its end). Returns the width drawn.
+  /// with `keep: .end` its end; never cutting a number). A `.key` string is a number: it is kept
+  /// whole. Returns the width drawn.
   @discardableResult
   public mutating func draw(
     _ string: String, in box: Rect, size: Double, color: RGBA, background: RGBA, align: Align = .left,
     bold: Bool = false, tabular: Bool = false, role: Role = .info, keep: TextRenderer.Keep = .start,
     canvas: inout Canvas
   ) -> Double {
-    guard box.width > 0, box.height > 0, !string.isEmpty else { return 0 }
+    draw(
+      [role == .key ? .fixed(string) : .label(string, keep: keep)], in: box, size: size, color: color,
+      background: background, align: align, bold: bold, tabular: tabular, role: role, canvas: &canvas)
+  }
+
+  /// Draws a line of `pieces` in `box`, vertically centred and fitted (`TextRenderer.fit`):
+  /// secondary pieces dropped first, then labels shortened, fixed pieces kept whole. When the
+  /// fixed pieces alone do not fit, the text is drawn smaller, down to `floors`. Returns the
+  /// width drawn.
+  @discardableResult
+  public mutating func draw(
+    _ pieces: [TextPiece], in box: Rect, size: Double, color: RGBA, background: RGBA, align: Align = .left,
+    bold: Bool = false, tabular: Bool = false, role: Role = .info, canvas: inout Canvas
+  ) -> Double {
+    guard box.width > 0, box.height > 0, pieces.contains(where: { !$0.text.isEmpty }) else { return 0 }
     let weight: Weight = bold ? .bold : .regular
-    var s = string
-    var m = text.measure(s, size: size, weight: weight, tabular: tabular)
-    if m.width > box.width {
-      s = text.fit(string, width: box.width, size: size, weight: weight, tabular: tabular, keep: keep)
-      m = text.measure(s, size: size, weight: weight, tabular: tabular)
+    var size = size
+    var fitted = text.fit(pieces, width: box.width, size: size, weight: weight, tabular: tabular)
+    if !fitted.fits, let floors {
+      let floor = Swift.min(size, role == .key ? floors.key : floors.info)
+      while !fitted.fits && size > floor {
+        size = Swift.max(floor, size * 0.92)
+        fitted = text.fit(pieces, width: box.width, size: size, weight: weight, tabular: tabular)
+      }
     }
-    guard !s.isEmpty else { return 0 }
+    let s = fitted.text
+    guard !s.isEmpty else {
+      // Nothing of it fits: said in the records, for the layout check (`LayoutFit`).
+      if recording {
+        records.append(
+          Record(
+            text: "", box: box, x: box.minX, size: size, width: 0, color: color, background: background, role: role,
+            requested: pieces, pieces: [], overflows: false))
+      }
+      return 0
+    }
+    let m = text.measure(s, size: size, weight: weight, tabular: tabular)
     let x: Double
     switch align {
     case .left: x = box.minX
@@ -65,7 +115,7 @@ public struct Painter {
       records.append(
         Record(
           text: s, box: box, x: x.rounded(), size: size, width: m.width, color: color, background: background,
-          role: role))
+          role: role, requested: pieces, pieces: fitted.pieces, overflows: !fitted.fits))
     }
     return m.width
   }

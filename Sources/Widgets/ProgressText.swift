@@ -1,3 +1,4 @@
+public import Glyphs
 public import Projections
 
 /// How the board words progress, the same on every widget and the text board: "done" is the
@@ -5,8 +6,14 @@ public import Projections
 /// apart, never counted as done.
 public enum ProgressText {
   /// "14 of 21 done · 1 rejected".
-  public static func summary(_ p: Progress) -> String {
-    "\(p.done) of \(p.total) done" + closed(p.closed.map { ($0.label, Double($0.count)) })
+  public static func summary(_ p: Progress) -> String { summaryPieces(p).map(\.text).joined() }
+
+  /// `summary` in pieces for fitting: the numbers kept, the closed work dropped first, then
+  /// "done".
+  public static func summaryPieces(_ p: Progress) -> [TextPiece] {
+    let closed = closed(p.closed.map { ($0.label, Double($0.count)) })
+    return [.fixed("\(p.done) of \(p.total)"), .secondary(" done", rank: 1)]
+      + (closed.isEmpty ? [] : [.secondary(closed, rank: 0)])
   }
 
   /// The share of features done: "67%" (whole percent, for across a room). The one percentage

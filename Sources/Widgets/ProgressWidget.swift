@@ -17,7 +17,7 @@ public struct ProgressWidget: Widget {
     guard content.width > 8, content.height > 8 else { return }
     // Whole percent on the wall: "67%" reads faster from across a room than "66.7%".
     let percent = ProgressText.donePercent(p)
-    let detail = ProgressText.summary(p)
+    let detail = ProgressText.summaryPieces(p)
     let fraction = p.total == 0 ? 0 : Double(p.done) / Double(p.total)
     let closedFraction = p.total == 0 ? 0 : Double(p.completed - p.done) / Double(p.total)
     let success = style.semantic.success
@@ -25,7 +25,7 @@ public struct ProgressWidget: Widget {
     let keySize = style.size(.key)
 
     let numberW = painter.width("100%", size: keySize, bold: true, tabular: true) + style.u(16)
-    let detailW = painter.width(detail, size: style.size(.body), tabular: true)
+    let detailW = painter.width(ProgressText.summary(p), size: style.size(.body), tabular: true)
     if content.width > content.height * 1.6 && content.width - numberW >= detailW {
       // Wide: the number on the left, a bar and the detail on the right.
       painter.draw(

@@ -1,6 +1,7 @@
+public import Glyphs
 public import Raster
 
-/// The last few transitions: "FEAT-ABC → in-review · 3 min ago".
+/// The last few transitions: "Login flow (FEAT-ABC) → in-review   3 min ago".
 public struct RecentWidget: Widget {
   public init() {}
 
@@ -23,19 +24,19 @@ public struct RecentWidget: Widget {
       guard y + rowH <= content.maxY + 1 else { break }
       let r = size * 0.28
       canvas.fillCircle(center: Point(content.minX + r, y + rowH / 2), radius: r, style.stateColor(row.to))
-      // "12 min ago", else "12 min" where room is short; never cut inside a word.
-      let age = painter.firstFitting(
-        [row.age, String(row.age.dropLast(4))], width: content.width * 0.4, size: size, tabular: true)
-      let ageW = Swift.min(content.width * 0.4, painter.width(age, size: size, tabular: true))
-      let text = "\(row.featureId) → \(row.to)"
-      // The new state is what the row is for: it is kept, the id shortened.
+      // "12 min ago", else "12 min" where room is short; the number is never cut.
+      let full = painter.width(row.age, size: size, tabular: true)
+      let ageW = full <= content.width * 0.4 ? full : painter.width(row.ageNumber, size: size, tabular: true)
+      // The feature's title and its new state; the id where there is room (or no title). The
+      // state is what the row is for: the title is shortened first.
       painter.draw(
-        text,
+        row.pieces,
         in: Rect(
           x: content.minX + 3 * r, y: y, width: Swift.max(0, content.width - 3 * r - ageW - style.u(12)), height: rowH),
-        size: size, color: ink, background: t.bg, keep: .end, canvas: &canvas)
+        size: size, color: ink, background: t.bg, canvas: &canvas)
       painter.draw(
-        age, in: Rect(x: content.maxX - ageW, y: y, width: ageW, height: rowH), size: size, color: ink,
+        [.fixed(row.ageNumber), .secondary(String(row.age.dropFirst(row.ageNumber.count)))],
+        in: Rect(x: content.maxX - ageW, y: y, width: ageW, height: rowH), size: size, color: ink,
         background: t.bg, align: .right, tabular: true, canvas: &canvas)
     }
   }

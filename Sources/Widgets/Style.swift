@@ -37,6 +37,9 @@ public struct Style: Sendable {
   /// The smallest a key number may be: a little over 4 % of the frame height.
   public var minimumKeySize: Double { frameHeight * 0.041 }
 
+  /// The smallest information text may be: a little over 1.6 % of the frame height.
+  public var minimumInfoSize: Double { frameHeight * 0.0165 }
+
   /// A key-number size that fits `height` where it can, but never below the minimum.
   public func keySize(fitting height: Double, preferred: Double? = nil) -> Double {
     Swift.max(minimumKeySize, Swift.min(preferred ?? size(.key), height))

@@ -1,3 +1,4 @@
+public import Glyphs
 public import Raster
 
 /// A widget draws one part of a `FrameModel` into a rectangle.
@@ -36,17 +37,26 @@ enum Card {
   static func draw(
     title: String, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas
   ) -> Rect {
+    draw(title: [.label(title)], in: rect, style: style, painter: &painter, canvas: &canvas)
+  }
+
+  /// Draws the card and its title of `title` pieces (fitted: a count kept, its words shortened);
+  /// returns the area left for content.
+  static func draw(
+    title: [TextPiece], in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas
+  ) -> Rect {
     let t = style.theme
     canvas.strokeRoundedRect(rect, radius: style.radius, width: max(1, style.u(2)), t.border)
     let pad = style.padding
     let titleSize = style.size(.body)
     let titleBox = titleRow(in: rect, style: style)
-    if !title.isEmpty {
+    let hasTitle = title.contains { !$0.text.isEmpty }
+    if hasTitle {
       painter.draw(
         title, in: titleBox, size: titleSize, color: style.text(on: t.bg), background: t.bg, bold: true, canvas: &canvas
       )
     }
-    let top = title.isEmpty ? rect.minY + pad : titleBox.maxY + pad * 0.4
+    let top = !hasTitle ? rect.minY + pad : titleBox.maxY + pad * 0.4
     return Rect(x: rect.minX + pad, y: top, width: rect.width - 2 * pad, height: max(0, rect.maxY - pad - top))
   }
 

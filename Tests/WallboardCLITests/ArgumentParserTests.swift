@@ -10,7 +10,7 @@ struct ArgumentParserTests {
     let o = try ArgumentParser.parse([])
     #expect(o.command == .run)
     #expect(o.theme == "orchestra")
-    #expect(o.layout == "wall")
+    #expect(o.layout == "auto")
     #expect(o.effectiveSources.map(\.name) == ["sim"])
   }
 

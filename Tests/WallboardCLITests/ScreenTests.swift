@@ -23,7 +23,7 @@ struct ScreenTests {
   }
 
   /// A snapshot of the simulated team at `at`, read back.
-  static func snapshot(_ size: Size, rotate: Int, layout: String = "wall") throws -> Canvas {
+  static func snapshot(_ size: Size, rotate: Int, layout: String = "auto") throws -> Canvas {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-screen-\(UUID().uuidString).png")
     defer { try? FileManager.default.removeItem(at: out) }
     let r = Captured.run([
@@ -42,11 +42,11 @@ struct ScreenTests {
     // What `run` presents on that screen: the board drawn on the screen's canvas, then turned.
     var options = try ArgumentParser.parse(["--source", "sim:seed=1", "--at", Self.at, "--tz", "UTC"])
     options.commandLine = []
-    var scene = try Scene.load(options, resources: Resources(root: Paths.repoRoot.path))
+    let screen = Screen(width: size.width, height: size.height, rotation: rotate)
+    var scene = try Scene.load(options, resources: Resources(root: Paths.repoRoot.path), board: screen.canvasSize)
     let load = try FiniteLoad.load(options, now: Make.t("2026-11-20T00:00:00Z"))
     let frame = FrameModel(
       state: load.state, at: load.at, now: Make.t("2026-11-20T00:00:00Z"), zone: .utc, unit: .auto)
-    let screen = Screen(width: size.width, height: size.height, rotation: rotate)
     var board = Canvas(width: screen.canvasSize.width, height: screen.canvasSize.height, background: scene.theme.bg)
     _ = scene.draw(frame, into: &board)
     let shown = screen.frame(for: board, background: scene.theme.bg)

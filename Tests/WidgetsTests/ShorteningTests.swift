@@ -79,7 +79,7 @@ struct ShorteningTests {
   }
 
   @Test func aStateKeepsItsEnd() throws {
-    let records = Self.records(TalliesWidget(), width: 200, height: 300)
+    let records = Self.records(TalliesWidget(), width: 170, height: 300)
     let label = try #require(
       records.first { $0.text.contains("testing") && $0.text.hasPrefix("…") }, "\(records.map(\.text))")
     #expect(label.text.hasSuffix("for testing"))
