@@ -4,8 +4,9 @@ For Wallboard's tests (orchestra-storage.md §2). Front matter comes from a smal
 follows gopkg.in/yaml.v3 3.0.1's rules: keys sorted, 4-space block lists, `[]` for an empty
 list, strings plain unless they would resolve to another type (double-quoted), start with an
 indicator or hold `: `/` #` or edge spaces (single-quoted), or hold characters yaml.v3 does not
-print (tabs, controls, anything above U+FFFF: double-quoted with escapes); multi-line strings
-as literal blocks (`|-`, `|`, `|+`, `|4-`). Files are written in place (truncate, write),
+print (controls, anything above U+FFFF: double-quoted with escapes) or tabs (double-quoted on
+one line); multi-line strings as literal blocks (`|-`, `|`, `|+`, `|4-`), tabs in them kept as
+they are (yaml.v3's `tab_characters` rule: a tab forbids plain and single-quoted, not a block). Files are written in place (truncate, write),
 optionally in two parts with a pause (a half-written file), then the `.version` sidecar:
 decimal, no newline. Delete = remove the file, then the sidecar. The lossy `export_markdown`
 layout too (hand-made `key: value`, JSON project.json, no sidecars).
@@ -112,9 +113,11 @@ def double_quoted(s):
 
 def analyze(s):
     """libyaml's analyze_scalar, reduced to what a block mapping needs."""
-    special = any(not printable(c) or ord(c) == 0xFEFF for c in s if c not in BREAKS) or any(
+    special = any(not printable(c) or ord(c) == 0xFEFF for c in s if c not in BREAKS and c != "\t") or any(
         c in "\r\u0085\u2028\u2029" for c in s
     )
+    # libyaml's `tab_characters`: no plain or single-quoted scalar, but a block may hold tabs.
+    tabs = "\t" in s
     block_ind = s.startswith("---") or s.startswith("...")
     for i, c in enumerate(s):
         followed = i + 1 == len(s) or s[i + 1] in " \t" + BREAKS
@@ -136,8 +139,8 @@ def analyze(s):
     trailing = s[-1:] in (" ", "\n")
     trailing_space = s[-1:] == " "
     multiline = "\n" in s
-    plain_ok = not (block_ind or leading or trailing or multiline or special or space_break)
-    single_ok = not (special or space_break or multiline)
+    plain_ok = not (block_ind or leading or trailing or multiline or special or space_break or tabs)
+    single_ok = not (special or space_break or multiline or tabs)
     block_ok = not (special or space_break or trailing_space)
     return plain_ok, single_ok, block_ok
 

@@ -1,4 +1,4 @@
-/// The block structure of a front matter: the mapping, its block sequences and literal blocks,
+/// The block structure of a front matter: the mapping, its block sequences and block scalars,
 /// line by line (the scalars themselves are in `FrontMatter+Scalars.swift`).
 struct FrontMatterParser {
   let bytes: [UInt8]
@@ -140,8 +140,8 @@ struct FrontMatterParser {
       let (s, end) = try quoted(line: n, at: k)
       try expectLineEnd(n, from: end)
       return .string(s)
-    case UInt8(ascii: "|"):
-      return .string(try literalBlock(line: n, header: k, parentIndent: parentIndent))
+    case UInt8(ascii: "|"), UInt8(ascii: ">"):
+      return .string(try blockScalar(line: n, header: k, parentIndent: parentIndent))
     case UInt8(ascii: "["):
       var e = k + 1
       while e < r.upperBound && bytes[e] == 0x20 { e += 1 }
@@ -154,7 +154,6 @@ struct FrontMatterParser {
     case UInt8(ascii: "&"): throw fail(n, .unsupported("anchors (`&`)"))
     case UInt8(ascii: "*"): throw fail(n, .unsupported("aliases (`*`)"))
     case UInt8(ascii: "!"): throw fail(n, .unsupported("tags (`!`)"))
-    case UInt8(ascii: ">"): throw fail(n, .unsupported("folded scalars (`>`)"))
     case UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
       throw fail(n, .syntax("a plain value cannot start with `\(Character(UnicodeScalar(bytes[k])))`"))
     case UInt8(ascii: "-") where k + 1 == r.upperBound || bytes[k + 1] == 0x20:
@@ -202,10 +201,19 @@ struct FrontMatterParser {
     }
   }
 
-  /// A literal block (`|`, `|-`, `|+`, `|4-`…) whose header is at byte `header` of line `n`;
-  /// its content is the lines below, more indented than `parentIndent`.
-  mutating func literalBlock(line n: Int, header: Int, parentIndent: Int) throws(FrontMatterError) -> String {
+  /// A block scalar, literal (`|`) or folded (`>`), with a chomping indicator (`-`, `+`) and an
+  /// indentation indicator (`1`–`9`) in either order, whose header is at byte `header` of line
+  /// `n`; its content is the lines below, more indented than `parentIndent`.
+  ///
+  /// Tabs (YAML 1.2 §8.1.1.1, and yaml.v3, which writes a multi-line string holding tabs as a
+  /// literal block): the block's indentation is spaces only, the given one or the spaces before
+  /// its first line that holds more than spaces. Past the indentation a tab is content, like any
+  /// other character (a Makefile recipe in a description). A later line with fewer spaces than
+  /// that and then a tab is a tab in the indentation: an error naming the line, as yaml.v3's own
+  /// reader has it.
+  mutating func blockScalar(line n: Int, header: Int, parentIndent: Int) throws(FrontMatterError) -> String {
     let r = lines[n]
+    let folded = bytes[header] == UInt8(ascii: ">")
     var k = header + 1
     var chomp: UInt8 = 0
     var indicator = 0
@@ -221,47 +229,73 @@ struct FrontMatterParser {
       k += 1
     }
     try expectLineEnd(n, from: k)
-    // The content's indentation: given, or that of its first non-empty line.
+    // The content's indentation: given, or the spaces of its first line that is not all spaces.
     var contentIndent = indicator > 0 ? parentIndent + indicator : 0
-    var m = n + 1
     if contentIndent == 0 {
-      while m < lines.count && lines[m].allSatisfy({ bytes[$0] == 0x20 }) { m += 1 }
-      if m < lines.count { contentIndent = try indent(m) }
+      var m = n + 1
+      while m < lines.count && spaces(m) == lines[m].count { m += 1 }
+      if m < lines.count { contentIndent = spaces(m) }
       if contentIndent <= parentIndent {
         i = n + 1
         return ""
       }
     }
     var out: [UInt8] = []
-    var last = n
-    m = n + 1
+    /// Whether the last content line was "more indented" (led by a space or a tab after the
+    /// indentation); nil before the first.
+    var lastSpaced: Bool?
+    /// Empty lines since the last content line.
+    var empty = 0
+    var m = n + 1
     while m < lines.count {
       let l = lines[m]
-      let blank = l.allSatisfy { bytes[$0] == 0x20 }
-      if !blank {
-        guard try indent(m) >= contentIndent else { break }
+      let lead = spaces(m)
+      if lead < contentIndent && lead < l.count {
+        // Fewer spaces than the block's, then something: the block has ended, unless what
+        // follows is a tab, which cannot indent.
+        if bytes[l.lowerBound + lead] == 0x09 { throw fail(m, .syntax("a tab in the indentation")) }
+        break
       }
-      if l.count > contentIndent { out += bytes[(l.lowerBound + contentIndent)..<l.upperBound] }
-      out.append(0x0A)
-      guard out.count <= limits.maxStringBytes else { throw fail(m, .stringTooLong(limit: limits.maxStringBytes)) }
-      if !blank { last = m }
       m += 1
+      guard l.count > contentIndent else {
+        empty += 1
+        continue
+      }
+      let text = bytes[(l.lowerBound + contentIndent)..<l.upperBound]
+      let spaced = text.first == 0x20 || text.first == 0x09
+      // The line break before this line: folded into a space between two lines of text of a
+      // folded block, else kept; the empty lines between are kept, one newline each.
+      if let last = lastSpaced {
+        if folded && !last && !spaced {
+          if empty == 0 { out.append(0x20) } else { out += repeatElement(0x0A, count: empty) }
+        } else {
+          out += repeatElement(0x0A, count: empty + 1)
+        }
+      } else {
+        out += repeatElement(0x0A, count: empty)
+      }
+      out += text
+      guard out.count <= limits.maxStringBytes else { throw fail(m - 1, .stringTooLong(limit: limits.maxStringBytes)) }
+      lastSpaced = spaced
+      empty = 0
     }
-    // Trailing blank lines belong to the block only when kept (`|+`); else to what follows.
-    let trailing = m - 1 - last
-    switch chomp {
-    case UInt8(ascii: "-"):
-      while out.last == 0x0A { out.removeLast() }
-    case UInt8(ascii: "+"):
-      break
-    default:
-      while out.last == 0x0A { out.removeLast() }
-      if last > n { out.append(0x0A) }
-    }
-    i = chomp == UInt8(ascii: "+") ? m : m - trailing
+    // The last line break and the empty lines after it: none (`-`), the break (clip), or all
+    // of them (`+`).
+    if lastSpaced != nil && chomp != UInt8(ascii: "-") { out.append(0x0A) }
+    if chomp == UInt8(ascii: "+") { out += repeatElement(0x0A, count: empty) }
+    guard out.count <= limits.maxStringBytes else { throw fail(m - 1, .stringTooLong(limit: limits.maxStringBytes)) }
+    i = m
     guard let s = String(validating: out, as: UTF8.self) else {
-      throw fail(n, .syntax("a literal block that is not UTF-8"))
+      throw fail(n, .syntax("a block scalar that is not UTF-8"))
     }
     return s
+  }
+
+  /// The spaces that lead line `n` (a tab after them is not counted, and not an error here).
+  func spaces(_ n: Int) -> Int {
+    let r = lines[n]
+    var k = r.lowerBound
+    while k < r.upperBound && bytes[k] == 0x20 { k += 1 }
+    return k - r.lowerBound
   }
 }

@@ -4,10 +4,12 @@
 /// Framing as the plugin's reader does it: the first line exactly `---`, a closing line `---`
 /// (a CR before either newline is tolerated), then the body after one newline and one blank
 /// line. The YAML is one block mapping at column 0 (any key order): plain, single-quoted and
-/// double-quoted scalars (every YAML escape), literal blocks (`|`, `|-`, `|+`, `|4-`), block
-/// sequences of scalars, the empty flow list `[]`, numbers, booleans and null; `!!merge <<` is
-/// tolerated. Anything else YAML allows (anchors, aliases, tags, nested mappings, flow
-/// mappings, folded scalars) is an error naming its line, never a crash or a silent skip.
+/// double-quoted scalars (every YAML escape), literal blocks (`|`, `|-`, `|+`, `|4-`) and, for
+/// files edited by hand, folded ones (`>`, `>-`…), a tab past a block's indentation being
+/// content; block sequences of scalars, the empty flow list `[]`, numbers, booleans and null;
+/// `!!merge <<` is tolerated. Anything else YAML allows (anchors, aliases, tags, nested
+/// mappings, flow mappings) is an error naming its line, never a crash or a silent skip, and
+/// so is a tab that indents.
 public struct FrontMatter: Hashable, Sendable {
   /// The mapping's keys in file order.
   public var keys: [String]
