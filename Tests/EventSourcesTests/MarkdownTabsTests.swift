@@ -49,7 +49,7 @@ struct MarkdownTabsTests {
     let state = board.board()
     #expect(state.counters.rejected == 0)
     #expect(state.origins[source.origin]?.lastError == nil)
-    #expect(state.features["FEAT-MAK"]?.ownSprintIds == ["s2"])
+    #expect(state.feature("FEAT-MAK")?.ownSprintIds == ["s2"])
     #expect(state.origins[source.origin]?.connectionDetail == "markdown \(dir.url.path)/.projects")
   }
 
