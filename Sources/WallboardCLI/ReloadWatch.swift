@@ -31,12 +31,17 @@ struct ReloadWatch {
     files.watch(Self.watched(options, resources: resources))
   }
 
-  /// The paths whose change reloads the board: the config file, the layout file and the
-  /// themes folder (a theme file written, added or removed).
+  /// The paths whose change reloads the board: the config file, the layout file (with `auto`,
+  /// the bundled layouts' folder) and the themes folder (a theme file written, added or removed).
   static func watched(_ options: Options, resources: Resources) -> [String] {
     var paths: [String] = []
     if let c = options.config { paths.append(c) }
-    if let l = try? Scene.layoutPath(options.layout, resources: resources) { paths.append(l) }
+    if options.layout == LayoutIndex.automaticName {
+      // The layout `auto` picks depends on the screen: every bundled one is watched.
+      paths.append(resources.layouts)
+    } else if let l = try? Scene.layoutPath(options.layout, resources: resources) {
+      paths.append(l)
+    }
     paths.append(resources.themes)
     return paths
   }

@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-import WallboardCLI
 import WallboardCore
+
+@testable import WallboardCLI
 
 /// `--layout auto` picks the layout for the screen's shape; a layout that cannot show its text
 /// on the screen is refused, naming one that fits.
@@ -43,5 +44,14 @@ struct LayoutAutoTests {
     for size in ["1920x1080", "1280x720", "800x480", "3840x2160"] {
       #expect(try Self.snapshot(["--layout", layout, "--size", size]).code == 0, "\(layout) \(size)")
     }
+  }
+
+  @Test func withAutoEveryBundledLayoutIsWatchedForReload() throws {
+    var options = try ArgumentParser.parse([])
+    options.commandLine = []
+    let resources = Resources(root: Paths.repoRoot.path)
+    #expect(ReloadWatch.watched(options, resources: resources).contains(resources.layouts))
+    options.layout = "tv"
+    #expect(ReloadWatch.watched(options, resources: resources).contains(resources.layouts + "/tv.layout"))
   }
 }
