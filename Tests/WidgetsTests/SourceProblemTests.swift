@@ -140,10 +140,11 @@ struct SourceProblemTests {
     #expect(ConnectionsWidget.rows(rows, height: 170, size: 20, small: 17).map(\.detail) == [true, false, true, false])
   }
 
-  /// What the connections card looks like with the unreadable file, roomy and tight.
+  /// What the connections card looks like with the unreadable file: roomy, and as tight as the
+  /// wall layout's card at 1920x1080 with four sources.
   @Test func golden() throws {
     let layout = try Fixtures.single("connections")
-    for (w, h, frameHeight) in [(960, 600, 1080), (480, 300, 720)] {
+    for (w, h, frameHeight) in [(960, 600, 1080), (480, 300, 720), (771, 246, 1080)] {
       var renderer = BoardRenderer(layout: layout, painter: Painter(text: Fixtures.text()))
       let style = Fixtures.style("orchestra", height: frameHeight)
       var canvas = Canvas(width: w, height: h, background: style.theme.bg)
