@@ -27,6 +27,13 @@ public struct SourceStatus: Hashable, Sendable {
   /// `OriginState.historyFrom`).
   public var historyFrom: Instant?
 
+  /// Whether the source wants a look: it is not connected (stale, offline, reconnecting), it
+  /// misses events (a gap), or it has rejected input — a line it could not decode, a feature
+  /// file or row it could not read. Its detail line is the last the board gives up for room.
+  public var needsAttention: Bool {
+    status == .stale || status == .offline || status == .reconnecting || needsResync || rejected > 0
+  }
+
   /// Every source the board has heard of, by name. `stale`: connected but nothing heard for
   /// `staleAfter` seconds before `now`.
   public static func compute(state: BoardState, now: Instant, staleAfter: Double = 30) -> [SourceStatus] {

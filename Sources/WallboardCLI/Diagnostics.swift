@@ -1,17 +1,21 @@
 internal import Foundation
 internal import Journal
+internal import Projections
 internal import Raster
 internal import WallboardCore
 internal import Widgets
 
-/// The diagnostics panel: frame time, frames per second, memory, events per second, uptime —
-/// and the last reload error, which shows whether or not the panel is on.
+/// The diagnostics panel: frame time, frames per second, memory, events per second, uptime, what
+/// each source rejected (how much and the last, in full) — and the last reload error, which shows
+/// whether or not the panel is on.
 struct Diagnostics {
   var enabled: Bool
   var frameTime: Double = 0
   var reloadMessage: String?
   /// The journal's state, when the board keeps one.
   var journal: JournalStatus?
+  /// The sources as the board stands (`SourceStatus.compute`), for what they rejected.
+  var sources: [SourceStatus] = []
   private let started = Date()
   private var framesThisSecond = 0
   private var eventsThisSecond = 0
@@ -66,11 +70,21 @@ struct Diagnostics {
         if j.overBound { line += " · over its size bound" }
         out.append(line)
       }
+      out += Self.rejections(sources)
     }
     if let m = reloadMessage { out.append(m) }
     // A journal that cannot write is said whether or not the panel is on.
     if let e = journal?.lastError { out.append("journal: " + e) }
     return out
+  }
+
+  /// "orchestra-md:/ws: 1 rejected · last: /ws/.projects/go/features/FEAT-X.md:14: …": each
+  /// source that rejected input (lines it could not decode, files or rows it could not read),
+  /// with the whole reason the source's line on the board shortens.
+  static func rejections(_ sources: [SourceStatus]) -> [String] {
+    sources.filter { $0.rejected > 0 }.map { s in
+      "\(s.name): \(s.rejected) rejected" + (s.lastError.map { " · last: \($0)" } ?? "")
+    }
   }
 
   /// Whether the panel shows: when it is on, or when there is a reload error to say.

@@ -195,6 +195,7 @@ struct LiveRun {
           scene = nil
           // The panel goes where it covers neither the clock nor the banner. One that moved,
           // changed size or went away leaves nothing behind: the frame is then drawn in full.
+          if diagnostics.enabled { diagnostics.sources = SourceStatus.compute(state: store.state, now: wall) }
           let panelText = diagnostics.visible ? diagnostics.lines : []
           let panel =
             diagnostics.visible

@@ -2,7 +2,9 @@ public import Projections
 public import Raster
 
 /// One row per source: a status dot (live pulses gently), the name, its status and "12 s ago",
-/// and a reconnect countdown while waiting to retry.
+/// a reconnect countdown while waiting to retry, and under it the source's detail (a gap, what
+/// it cannot read, its last error). Where the rows are too tight for every detail, the sources
+/// that need attention keep theirs first.
 public struct ConnectionsWidget: Widget {
   public init() {}
 
@@ -21,15 +23,16 @@ public struct ConnectionsWidget: Widget {
     let content = Card.draw(title: "Connections", in: rect, style: style, painter: &painter, canvas: &canvas)
     guard content.height > 4 else { return }
     let size = style.size(.body)
-    let rowH = Swift.max(size * 1.5, Swift.min(size * 2.6, content.height / Double(Swift.max(1, m.rows.count))))
+    let small = style.size(.small)
     if m.rows.isEmpty {
       painter.draw("No sources", in: content, size: size, color: ink, background: t.bg, canvas: &canvas)
       return
     }
+    let rows = Self.rows(m.rows, height: content.height, size: size, small: small)
     for (i, row) in m.rows.enumerated() {
-      let y = content.minY + Double(i) * rowH
+      let y = content.minY + rows[i].y
       guard y + size <= content.maxY + 1 else { break }
-      let line = Rect(x: content.minX, y: y, width: content.width, height: Swift.min(rowH, size * 1.6))
+      let line = Rect(x: content.minX, y: y, width: content.width, height: rows[i].line)
       let r = size * 0.32
       let dot = Point(line.minX + 1.8 * r, line.midY)
       let color = dotColor(row.status, style)
@@ -59,15 +62,49 @@ public struct ConnectionsWidget: Widget {
       painter.draw(
         right, in: Rect(x: line.maxX - rightW, y: line.minY, width: rightW, height: line.height), size: size,
         color: ink, background: t.bg, align: .right, tabular: true, canvas: &canvas)
-      // The last error under the row, when there is room.
-      if let detail = row.detail, rowH >= size * 2.2 {
-        let small = style.size(.small)
+      // The detail under the row, when it has room.
+      if let detail = row.detail, rows[i].detail {
         painter.draw(
-          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 4.2 * r, height: small * 1.3),
+          detail, in: Rect(x: nameBox.minX, y: line.maxY, width: line.width - 4.2 * r, height: rows[i].below),
           size: small,
           color: ink, background: t.bg, canvas: &canvas)
       }
     }
+  }
+
+  /// Where each row goes: its top (from the content's), its line's height, whether its detail
+  /// is drawn under it and how high that is. Rows of equal height when that leaves room for every
+  /// detail (at most 2.6 lines of `size` each), or for none; else each row its line and the
+  /// details, in order, those of the sources that need attention first, while they fit.
+  static func rows(
+    _ rows: [SourceRow], height: Double, size: Double, small: Double
+  ) -> [(y: Double, line: Double, detail: Bool, below: Double)] {
+    let even = Swift.max(size * 1.5, Swift.min(size * 2.6, height / Double(Swift.max(1, rows.count))))
+    let evenRows = rows.indices.map {
+      (Double($0) * even, Swift.min(even, size * 1.6), even >= size * 2.2, small * 1.3)
+    }
+    if even >= size * 2.2 || !rows.contains(where: { $0.detail != nil }) { return evenRows }
+    // Tight: lines a little closer, and details a little closer under them.
+    let below = small * 1.25
+    var spare = height - Double(rows.count) * size * 1.4
+    var shown = [Bool](repeating: false, count: rows.count)
+    let order = rows.indices.filter { rows[$0].detail != nil }.sorted {
+      (rows[$0].needsAttention ? 0 : 1, $0) < (rows[$1].needsAttention ? 0 : 1, $1)
+    }
+    for i in order where spare >= below {
+      shown[i] = true
+      spare -= below
+    }
+    guard shown.contains(true) else { return evenRows }
+    // What is left spaces the lines, up to the line height of the even rows.
+    let line = Swift.min(size * 1.6, size * 1.4 + Swift.max(0, spare) / Double(rows.count))
+    var y = 0.0
+    var out: [(y: Double, line: Double, detail: Bool, below: Double)] = []
+    for i in rows.indices {
+      out.append((y, line, shown[i], below))
+      y += line + (shown[i] ? below : 0)
+    }
+    return out
   }
 
   func dotColor(_ s: Projections.SourceStatus.State, _ style: Style) -> RGBA {

@@ -193,7 +193,12 @@ public struct SourceRow: Hashable, Sendable {
   public var age: String
   /// "retry in 4 s" while waiting to reconnect.
   public var countdown: String?
+  /// The line under the source: a gap, the source's own detail (what it reads, what it cannot
+  /// read now), else its last error.
   public var detail: String?
+  /// Whether the source wants a look (`SourceStatus.needsAttention`): where rows are tight, its
+  /// detail keeps its line before the others'.
+  public var needsAttention: Bool
 
   /// - Parameters:
   ///   - now: the real clock, for the countdown.
@@ -201,6 +206,7 @@ public struct SourceRow: Hashable, Sendable {
   public init(_ s: SourceStatus, now: Instant, at: Instant, reconnectAt: Instant?) {
     name = s.name
     status = s.status
+    needsAttention = s.needsAttention
     age = SourceRow.age(s, now: now, at: at)
     if let r = reconnectAt, r > now {
       countdown = "retry in \(Int(saturating: Double(r.millis - now.millis) / 1000, .up)) s"

@@ -40,6 +40,9 @@ public struct MarkdownFollower: Sendable {
   public private(set) var shown: [String: MarkdownWorkspace.Record] = [:]
   private var bodyHashes: [String: Int] = [:]
   private(set) var retries: [String: Retry] = [:]
+  /// The files that cannot be read now, by path: reported bad (after their retries) and not
+  /// read well since, nor gone. What the source says on its line of the board.
+  public private(set) var unreadable: [String: MarkdownWorkspace.Problem] = [:]
   /// The delays, in milliseconds, before each read again of a bad file (about 1 s in all).
   public var retryDelays: [Int64] = [100, 200, 300, 400]
 
@@ -69,6 +72,7 @@ public struct MarkdownFollower: Sendable {
       }
       seen[path] = nil
       retries[path] = nil
+      unreadable[path] = nil
     }
     for (path, entry) in listing.entries.sorted(by: { $0.key < $1.key }) {
       let nowSeen = Seen(stamp: entry.stamp, sidecar: entry.sidecar)
@@ -84,6 +88,7 @@ public struct MarkdownFollower: Sendable {
       switch read(entry) {
       case .success(let record):
         retries[path] = nil
+        unreadable[path] = nil
         seen[path] = nowSeen
         let before = shown[path]
         let bodyHash = record.body.hashValue
@@ -100,6 +105,7 @@ public struct MarkdownFollower: Sendable {
         } else {
           retries[path] = nil
           seen[path] = nowSeen
+          unreadable[path] = problem
           out.append(.rejected(problem))
         }
       }

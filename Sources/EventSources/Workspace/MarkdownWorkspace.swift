@@ -250,11 +250,26 @@ public struct MarkdownWorkspace: Sendable {
     return Snapshot(records: records, problems: problems, variant: variant)
   }
 
-  /// The source's detail for this tree: "markdown /ws/.projects", and what an export lacks.
-  public func detail(_ variant: Variant) -> String {
+  /// The source's detail for this tree: "markdown /ws/.projects", and what an export lacks;
+  /// first, when some feature files cannot be read now, how many and the first of them (the
+  /// board's line keeps the start of a detail too long for it, so the problem stays).
+  public func detail(_ variant: Variant, unreadable: [Problem] = []) -> String {
+    let tree: String
     switch variant {
-    case .plugin: return "markdown \(root)"
-    case .exportMarkdown: return "markdown \(root) · export_markdown snapshot: no labels, versions or timestamps"
+    case .plugin: tree = "markdown \(root)"
+    case .exportMarkdown: tree = "markdown \(root) · export_markdown snapshot: no labels, versions or timestamps"
     }
+    return Self.unreadableText(unreadable).map { "\($0) · \(tree)" } ?? tree
+  }
+
+  /// "1 feature file unreadable: FEAT-X.md:14: a tab in the indentation": how many files cannot
+  /// be read and the first by path, named by its file name (the source's name says the
+  /// workspace; `inspect` and the rejected input name the whole path); nil when none.
+  public static func unreadableText(_ problems: [Problem]) -> String? {
+    guard let first = problems.min(by: { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }) else { return nil }
+    var named = first
+    named.file = String(first.file.split(separator: "/").last ?? Substring(first.file))
+    let files = problems.count == 1 ? "1 feature file" : "\(problems.count) feature files"
+    return "\(files) unreadable: \(named.description)"
   }
 }

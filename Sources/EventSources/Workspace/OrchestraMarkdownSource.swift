@@ -26,6 +26,11 @@ protocol ChangeWaiting: Sendable {
 /// half-written file is read again before it is reported (see `MarkdownFollower`). Live every
 /// few seconds while quiet; idle, it only waits (and looks again every `rescanInterval`, or
 /// less often on a large tree).
+///
+/// A feature file that cannot be read is rejected once (naming its path and line), and said on
+/// the source's line of the board for as long as it stays so: the live detail starts "1 feature
+/// file unreadable: FEAT-X.md:14: …", said again at once when that changes, and back to the
+/// tree alone when the file reads again or is removed.
 public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable {
   public let origin: String
   public let tree: MarkdownWorkspace
@@ -114,6 +119,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     var follower: MarkdownFollower?
     var variant = MarkdownWorkspace.Variant.plugin
     var lastDown: String?
+    /// The live detail last said (it names the files that cannot be read now).
+    var said: String?
     var aliveAt = Self.monotonic()
     var lookedAt = Self.monotonic()
     var changed = true
@@ -130,6 +137,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       } else if follower == nil {
         var f = MarkdownFollower()
         variant = bootstrap(&f, deliver)
+        said = detail(f, variant)
+        deliver(.connection(origin: origin, status: .live, at: clock(), detail: said))
         lookCost = Double(Self.monotonic().millis - now.millis) / 1000
         follower = f
         lastDown = nil
@@ -138,16 +147,15 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       } else if changed || follower!.nextRetry.map({ $0 <= now }) == true
         || now.millis - lookedAt.millis >= Int64(safetyInterval * 1000)
       {
-        let v = look(&follower!, variant: variant, deliver)
+        variant = look(&follower!, variant: variant, deliver)
         lookedAt = now
         lookCost = Double(Self.monotonic().millis - now.millis) / 1000
-        if v != variant {
-          variant = v
-          aliveAt = Instant(millis: 0)
-        }
+        // A file that became unreadable, or readable again (or the variant): said at once.
+        if detail(follower!, variant) != said { aliveAt = Instant(millis: 0) }
       }
-      if follower != nil && now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
-        deliver(.connection(origin: origin, status: .live, at: clock(), detail: tree.detail(variant)))
+      if let f = follower, now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
+        said = detail(f, variant)
+        deliver(.connection(origin: origin, status: .live, at: clock(), detail: said))
         aliveAt = now
       }
       changed = waitForChange(follower: follower, aliveAt: aliveAt, lookedAt: lookedAt) || takeHint()
@@ -170,7 +178,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     return true
   }
 
-  /// Reads the whole tree and delivers it as this source's snapshot; returns its variant.
+  /// Reads the whole tree and delivers it as this source's snapshot (the caller then says it is
+  /// live); returns its variant.
   private func bootstrap(
     _ f: inout MarkdownFollower, _ deliver: @escaping @Sendable (BoardInput) -> Void
   ) -> MarkdownWorkspace.Variant {
@@ -210,8 +219,12 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
           body: .boardSnapshot(
             BoardSnapshot(
               features: features, workflows: definitions, history: history)))))
-    deliver(.connection(origin: origin, status: .live, at: at, detail: tree.detail(variant)))
     return variant
+  }
+
+  /// The live detail: the tree, and first the feature files that cannot be read now.
+  private func detail(_ f: MarkdownFollower, _ variant: MarkdownWorkspace.Variant) -> String {
+    tree.detail(variant, unreadable: Array(f.unreadable.values))
   }
 
   /// One look: each changed feature file becomes one event; returns the tree's variant now.
