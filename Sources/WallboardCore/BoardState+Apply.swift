@@ -2,10 +2,12 @@
 extension BoardState {
   var limits: BoardSettings.Limits { settings.limits }
 
-  mutating func apply(_ event: Event) -> Outcome {
-    let event = resolved(event)
-    if case .unresolved(let reason) = event { return .ignored(reason) }
-    guard case .resolved(let event) = event else { preconditionFailure("resolved(_:) resolves or explains") }
+  mutating func apply(_ original: Event) -> Outcome {
+    let event: Event
+    switch resolved(original) {
+    case .resolved(let e): event = e
+    case .unresolved(let reason): return .ignored(reason)
+    }
     if !settings.filter.isEmpty, let outcome = applyThroughFilter(event) { return outcome }
     let outcome = applyBody(event)
     if case .applied = outcome { noteContribution(event) }

@@ -171,43 +171,42 @@ struct ByteReader {
   mutating func dictionary<V>(
     _ field: StaticString, minValueBytes: Int, _ value: (inout ByteReader) throws(CodecError) -> V
   ) throws(CodecError) -> [String: V] {
-    let n = try count(field, minBytesEach: 1 + minValueBytes)
-    var out: [String: V] = [:]
-    out.reserveCapacity(min(n, Self.maxReserve))
-    for i in 0..<n {
-      let start = offset
-      let key: String
-      do throws(CodecError) { key = try string("key") } catch { throw error.within("[\(i)]").within(field.description) }
-      do throws(CodecError) {
-        let v = try value(&self)
-        guard out.updateValue(v, forKey: key) == nil else {
-          throw CodecError(offset: start, path: "", problem: "the key is given twice")
-        }
-      } catch { throw error.within(CodecError.key(key)).within(field.description) }
-    }
-    return out
+    try dictionary(
+      field, minKeyBytes: 1, minValueBytes: minValueBytes, { (r) throws(CodecError) in try r.string("key") },
+      name: { $0 }, value)
   }
 
-  /// A dictionary keyed by feature (see `ByteWriter.keyedDictionary`).
+  /// A dictionary keyed by feature (see `ByteWriter.keyedDictionary`): each key its project and id.
   mutating func keyedDictionary<V>(
     _ field: StaticString, minValueBytes: Int, _ value: (inout ByteReader) throws(CodecError) -> V
   ) throws(CodecError) -> [FeatureKey: V] {
-    let n = try count(field, minBytesEach: 2 + minValueBytes)
-    var out: [FeatureKey: V] = [:]
+    try dictionary(
+      field, minKeyBytes: 2, minValueBytes: minValueBytes,
+      { (r) throws(CodecError) in
+        let project = try r.string("project")
+        return FeatureKey(project: project, id: try r.string("id"))
+      }, name: \.qualified, value)
+  }
+
+  /// The one dictionary reader: the count checked against the bytes left, then each key and its
+  /// value; a key given twice is an error, and a failure's path names the key (`name`).
+  mutating func dictionary<K: Hashable, V>(
+    _ field: StaticString, minKeyBytes: Int, minValueBytes: Int, _ key: (inout ByteReader) throws(CodecError) -> K,
+    name: (K) -> String, _ value: (inout ByteReader) throws(CodecError) -> V
+  ) throws(CodecError) -> [K: V] {
+    let n = try count(field, minBytesEach: minKeyBytes + minValueBytes)
+    var out: [K: V] = [:]
     out.reserveCapacity(min(n, Self.maxReserve))
     for i in 0..<n {
       let start = offset
-      let key: FeatureKey
-      do throws(CodecError) {
-        let project = try string("project")
-        key = FeatureKey(project: project, id: try string("id"))
-      } catch { throw error.within("[\(i)]").within(field.description) }
+      let k: K
+      do throws(CodecError) { k = try key(&self) } catch { throw error.within("[\(i)]").within(field.description) }
       do throws(CodecError) {
         let v = try value(&self)
-        guard out.updateValue(v, forKey: key) == nil else {
+        guard out.updateValue(v, forKey: k) == nil else {
           throw CodecError(offset: start, path: "", problem: "the key is given twice")
         }
-      } catch { throw error.within(CodecError.key(key.qualified)).within(field.description) }
+      } catch { throw error.within(CodecError.key(name(k))).within(field.description) }
     }
     return out
   }
