@@ -16,12 +16,15 @@ public struct Feature: Hashable, Sendable {
   public var sprintId: String?
   public var createdAt: Instant?
   public var updatedAt: Instant?
+  /// The features this one waits on, as written (`depends_on`): ids of the same project, or
+  /// `project/id` for another project's (see `BoardState.dependencies(of:)`).
+  public var dependsOn: [String]
 
   public init(
     id: String, projectId: String? = nil, title: String = "", status: String = "backlog",
     priority: String? = nil, kind: String? = nil, assignee: String? = nil, labels: [String] = [],
     estimate: String? = nil, points: Double? = nil, sprintId: String? = nil,
-    createdAt: Instant? = nil, updatedAt: Instant? = nil
+    createdAt: Instant? = nil, updatedAt: Instant? = nil, dependsOn: [String] = []
   ) {
     self.id = id
     self.projectId = projectId
@@ -36,7 +39,11 @@ public struct Feature: Hashable, Sendable {
     self.sprintId = sprintId
     self.createdAt = createdAt
     self.updatedAt = updatedAt
+    self.dependsOn = dependsOn
   }
+
+  /// The most entries a `depends_on` list holds (the event contract's cap, the sources' too).
+  public static let maxDependencies = 256
 
   /// Sprints this feature names itself: `sprint_id` and `sprint:<id>` labels.
   public var ownSprintIds: [String] {
@@ -65,6 +72,7 @@ public struct FeaturePatch: Hashable, Sendable {
   public var sprintId: String??
   public var createdAt: Instant?
   public var updatedAt: Instant?
+  public var dependsOn: [String]?
 
   public init(id: String) { self.id = id }
 
@@ -88,6 +96,7 @@ public struct FeaturePatch: Hashable, Sendable {
     if let v = sprintId { f.sprintId = v }
     if let v = createdAt { f.createdAt = v }
     if let v = updatedAt { f.updatedAt = v }
+    if let v = dependsOn { f.dependsOn = v }
   }
 }
 

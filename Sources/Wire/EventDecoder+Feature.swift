@@ -16,11 +16,12 @@ extension EventDecoder {
       points: try f.points("points"),
       sprintId: try f.id("sprint_id"),
       createdAt: try f.instant("created_at"),
-      updatedAt: try f.instant("updated_at"))
+      updatedAt: try f.instant("updated_at"),
+      dependsOn: try f.strings("depends_on", .other, max: limits.maxDependencies) ?? [])
   }
 
   /// The fields a `feature.updated` mentions: absent → `nil`; `null` clears the nullable ones
-  /// and is an error for the others (`title`, `status`, `labels`, `created_at`, `updated_at`).
+  /// and is an error for the others (`title`, `status`, `labels`, `depends_on`, `created_at`, `updated_at`).
   func featurePatch(_ f: Fields) throws(EventDecodingError) -> FeaturePatch {
     var p = FeaturePatch(id: try f.requiredId("id", or: "feature_id"))
     p.projectId = try f.project()
@@ -46,6 +47,9 @@ extension EventDecoder {
     }
     p.updatedAt = try f.notNull("updated_at") { (k) throws(EventDecodingError) in
       try f.instant(k)
+    }
+    p.dependsOn = try f.notNull("depends_on") { (k) throws(EventDecodingError) in
+      try f.strings(k, .other, max: limits.maxDependencies)
     }
     return p
   }

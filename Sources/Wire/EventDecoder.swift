@@ -11,6 +11,8 @@ public struct EventLimits: Hashable, Sendable {
   /// Every other string (labels, priority, kind, assignee, estimate, time zone, topic…).
   public var maxStringBytes = 1_024
   public var maxLabels = 256
+  /// Entries of one `depends_on`.
+  public var maxDependencies = Feature.maxDependencies
   /// `feature_ids`, `added`, `removed`.
   public var maxListCount = 100_000
   public var maxSnapshotFeatures = 100_000

@@ -16,7 +16,7 @@ enum CodecSamples {
   static let fullFeature = Feature(
     id: "F-ü1", projectId: "P1", title: "Zürich ✓ 日本語 🚀", status: "in-progress", priority: "high",
     kind: "bug", assignee: "Zoë", labels: ["team-a", "sprint:S2", ""], estimate: "XL", points: -0.0,
-    sprintId: "S1", createdAt: Instant(millis: 0), updatedAt: lastMoment)
+    sprintId: "S1", createdAt: Instant(millis: 0), updatedAt: lastMoment, dependsOn: ["F-2", "P2/F-ü1", ""])
 
   /// A feature with every optional field absent and empty strings.
   static let bareFeature = Feature(id: "", title: "", status: "")
@@ -41,6 +41,7 @@ enum CodecSamples {
     set.sprintId = "S2"
     set.createdAt = t0
     set.updatedAt = lastMoment
+    set.dependsOn = ["F-0", "P1/F-9"]
     var cleared = FeaturePatch(id: "F-2")
     cleared.projectId = .some(nil)
     cleared.priority = .some(nil)
@@ -50,6 +51,7 @@ enum CodecSamples {
     cleared.points = .some(nil)
     cleared.sprintId = .some(nil)
     cleared.labels = []
+    cleared.dependsOn = []
     cleared.title = ""
     var mixed = FeaturePatch(id: "F-3", status: "in-review")
     mixed.points = .some(-0.0)

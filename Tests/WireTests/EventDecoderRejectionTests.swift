@@ -46,6 +46,11 @@ struct RejectionTests {
     ("feature.updated", #"{"id":"F","title":null}"#, "payload.title: must not be null"),
     ("feature.updated", #"{"id":"F","status":null}"#, "payload.status: must not be null"),
     ("feature.updated", #"{"id":"F","labels":null}"#, "payload.labels: must not be null"),
+    ("feature.updated", #"{"id":"F","depends_on":null}"#, "payload.depends_on: must not be null"),
+    (
+      "feature.created", #"{"id":"F","depends_on":"FEAT-1"}"#,
+      "payload.depends_on: expected an array of strings, found a string"
+    ),
     ("feature.updated", #"{"feature_id":"F","points":[]}"#, "payload.points: expected a number, found an array"),
     ("feature.deleted", #"{"feature_id":{}}"#, "payload.feature_id: expected a string, found an object"),
     ("workflow.transitioned", #"{"feature_id":"F","to":null}"#, "payload.to: expected a string, found null"),
@@ -180,6 +185,14 @@ struct CapTests {
       try body("feature.created", #"{"id":"F","labels":["ok","\#(label)"]}"#)
     }
     #expect(e2.description == "payload.labels[1]: longer than 1024 bytes")
+  }
+
+  @Test func dependencyCount() throws {
+    let ids = (0...256).map { "\"F\($0)\"" }.joined(separator: ",")
+    let error = try #require(throws: EventDecodingError.self) {
+      try body("feature.created", #"{"id":"F","depends_on":[\#(ids)]}"#)
+    }
+    #expect(error.description == "payload.depends_on: more than 256 entries")
   }
 
   @Test func labelCount() throws {

@@ -116,13 +116,13 @@ struct TopicTests {
     ("feature.created", #"{"id":"F-1"}"#, .featureCreated(Feature(id: "F-1"))),
     (
       "feature.created",
-      #"{"id":"F-2","project_id":"P","title":"Login","status":"In_Progress","priority":"high","kind":"bug","assignee":"ann","labels":["ui","sprint:s1"],"estimate":"M","points":2.5,"sprint_id":"s1","created_at":"2026-11-01T08:00:00Z","updated_at":"2026-11-02T08:00:00+01:00","extra":{"ignored":true}}"#,
+      #"{"id":"F-2","project_id":"P","title":"Login","status":"In_Progress","priority":"high","kind":"bug","assignee":"ann","labels":["ui","sprint:s1"],"estimate":"M","points":2.5,"sprint_id":"s1","created_at":"2026-11-01T08:00:00Z","updated_at":"2026-11-02T08:00:00+01:00","depends_on":["F-1","api/F-9"],"extra":{"ignored":true}}"#,
       .featureCreated(
         Feature(
           id: "F-2", projectId: "P", title: "Login", status: "in-progress", priority: "high",
           kind: "bug", assignee: "ann", labels: ["ui", "sprint:s1"], estimate: "M", points: 2.5,
           sprintId: "s1", createdAt: t("2026-11-01T08:00:00Z"),
-          updatedAt: t("2026-11-02T07:00:00Z")))
+          updatedAt: t("2026-11-02T07:00:00Z"), dependsOn: ["F-1", "api/F-9"]))
     ),
     ("feature.created", #"{"id":"F-3","estimate":3}"#, .featureCreated(Feature(id: "F-3", estimate: "3"))),
     (
@@ -233,8 +233,9 @@ struct TopicTests {
   @Test func featureUpdatedTellsNullFromAbsent() throws {
     let b = try body(
       "feature.updated",
-      #"{"id":"F","assignee":null,"points":null,"sprint_id":"s2","estimate":"L","labels":[]}"#)
+      #"{"id":"F","assignee":null,"points":null,"sprint_id":"s2","estimate":"L","labels":[],"depends_on":["G"]}"#)
     var expected = FeaturePatch(id: "F")
+    expected.dependsOn = ["G"]
     expected.assignee = .some(nil)
     expected.points = .some(nil)
     expected.sprintId = .some("s2")

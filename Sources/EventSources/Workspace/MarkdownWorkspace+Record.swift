@@ -30,8 +30,9 @@ extension MarkdownWorkspace {
       var f = Feature(
         id: id, projectId: project, title: try reader.text("title", max: 4096) ?? "",
         status: try reader.text("status", max: 256) ?? "backlog", priority: try reader.text("priority"),
-        kind: try reader.text("kind"), assignee: try reader.text("assignee"), labels: try reader.labels(),
-        estimate: try reader.text("estimate"))
+        kind: try reader.text("kind"), assignee: try reader.text("assignee"),
+        labels: try reader.list("labels", max: 256), estimate: try reader.text("estimate"))
+      f.dependsOn = try reader.list("depends_on", max: Feature.maxDependencies)
       f.createdAt = try reader.text("created_at").flatMap(OrchestraDatabase.instant)
       f.updatedAt = try reader.text("updated_at").flatMap(OrchestraDatabase.instant)
       // The end of a long body is kept: the audit trail is appended there.
@@ -88,20 +89,21 @@ private struct KeyReader {
     return s.prefix(utf8Bytes: max)
   }
 
-  /// `labels`: a list of text (at most 256, each at most 1024 bytes), empty ones dropped.
-  func labels() throws(MarkdownWorkspace.Problem) -> [String] {
-    switch fm["labels"] {
+  /// `labels`, `depends_on`: a list of text (at most `max` items, each at most 1024 bytes), empty
+  /// ones dropped.
+  func list(_ key: String, max: Int) throws(MarkdownWorkspace.Problem) -> [String] {
+    switch fm[key] {
     case nil, .null?: return []
     case .list(let items)?:
-      guard items.count <= 256 else { throw problem("labels", "has more than 256 items") }
+      guard items.count <= max else { throw problem(key, "has more than \(max) items") }
       var out: [String] = []
       for item in items {
-        guard let s = item.text else { throw problem("labels", "holds an item that is not text") }
-        guard s.utf8.count <= 1024 else { throw problem("labels", "holds an item longer than 1024 bytes") }
+        guard let s = item.text else { throw problem(key, "holds an item that is not text") }
+        guard s.utf8.count <= 1024 else { throw problem(key, "holds an item longer than 1024 bytes") }
         if !s.isEmpty { out.append(s) }
       }
       return out
-    case .some: throw problem("labels", "is not a list")
+    case .some: throw problem(key, "is not a list")
     }
   }
 }

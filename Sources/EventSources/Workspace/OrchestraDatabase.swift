@@ -62,7 +62,7 @@ public final class OrchestraDatabase {
 
   static let wanted = [
     "id", "project_id", "title", "status", "priority", "kind", "assignee", "estimate", "labels", "version",
-    "created_at", "updated_at",
+    "created_at", "updated_at", "depends_on",
   ]
 
   private var selectList: String {
@@ -201,16 +201,24 @@ public final class OrchestraDatabase {
       guard let s = r[i].text, !s.isEmpty else { return nil }
       return s.prefix(utf8Bytes: max)
     }
-    let labels: [String]
-    switch r[8] {
-    case .null: labels = []
-    case .text(let json):
-      guard let parsed = Self.labels(json) else {
-        return .failure(RowProblem(id: id, problem: "labels are not a JSON list of strings: \(json.prefix(80))"))
+    func list(_ i: Int, _ name: String, max: Int) -> Result<[String], RowProblem> {
+      switch r[i] {
+      case .null: return .success([])
+      case .text(let json):
+        guard let parsed = Self.stringList(json, max: max) else {
+          return .failure(RowProblem(id: id, problem: "\(name) are not a JSON list of strings: \(json.prefix(80))"))
+        }
+        return .success(parsed)
+      default: return .failure(RowProblem(id: id, problem: "\(name) are not text"))
       }
-      labels = parsed
-    default:
-      return .failure(RowProblem(id: id, problem: "labels are not text"))
+    }
+    let labels: [String]
+    let dependsOn: [String]
+    switch (list(8, "labels", max: 256), list(12, "depends_on", max: Feature.maxDependencies)) {
+    case (.failure(let p), _), (_, .failure(let p)): return .failure(p)
+    case (.success(let l), .success(let d)):
+      labels = l
+      dependsOn = d
     }
     var f = Feature(
       id: id, projectId: text(1, max: 256), title: text(2, max: 4096) ?? "",
@@ -218,13 +226,15 @@ public final class OrchestraDatabase {
       estimate: text(7))
     f.createdAt = text(10).flatMap(Self.instant)
     f.updatedAt = text(11).flatMap(Self.instant)
+    f.dependsOn = dependsOn
     return .success(f)
   }
 
-  /// `["sprint:s1","area:ui"]` (Go's `json.Marshal`, HTML-escaped) → the labels; at most 256.
-  static func labels(_ json: String) -> [String]? {
+  /// `["sprint:s1","area:ui"]` (Go's `json.Marshal`, HTML-escaped) → the labels or dependencies;
+  /// at most `max` items of at most 1024 bytes, empty ones dropped.
+  static func stringList(_ json: String, max: Int) -> [String]? {
     guard json != "[]", !json.isEmpty else { return [] }
-    guard case .array(let items)? = try? JSONParser.parse(json, limits: JSONLimits(maxDepth: 2)), items.count <= 256
+    guard case .array(let items)? = try? JSONParser.parse(json, limits: JSONLimits(maxDepth: 2)), items.count <= max
     else { return nil }
     var out: [String] = []
     for item in items {

@@ -14,6 +14,7 @@ extension ByteWriter {
     if f.sprintId != nil { flags |= 1 << 6 }
     if f.createdAt != nil { flags |= 1 << 7 }
     if f.updatedAt != nil { flags |= 1 << 8 }
+    if !f.dependsOn.isEmpty { flags |= 1 << 9 }
     varint(flags)
     string(f.id)
     string(f.title)
@@ -28,6 +29,7 @@ extension ByteWriter {
     if let v = f.sprintId { string(v) }
     if let v = f.createdAt { instant(v) }
     if let v = f.updatedAt { instant(v) }
+    if !f.dependsOn.isEmpty { strings(f.dependsOn) }
   }
 
   /// Two bits for a field that may be absent, cleared or set (not generic: a generic one costs a
@@ -58,6 +60,7 @@ extension ByteWriter {
     flags |= Self.tri(p.projectId, 5) | Self.tri(p.priority, 7) | Self.tri(p.kind, 9)
     flags |= Self.tri(p.assignee, 11) | Self.tri(p.estimate, 13) | Self.tri(p.points, 15)
     flags |= Self.tri(p.sprintId, 17)
+    if p.dependsOn != nil { flags |= 1 << 19 }
     varint(flags)
     string(p.id)
     if let v = p.title { string(v) }
@@ -72,6 +75,7 @@ extension ByteWriter {
     if case .some(.some(let v)) = p.estimate { string(v) }
     if case .some(.some(let v)) = p.points { double(v) }
     if case .some(.some(let v)) = p.sprintId { string(v) }
+    if let v = p.dependsOn { strings(v) }
   }
 
   // MARK: Sprint
@@ -178,7 +182,8 @@ extension ByteReader {
   // MARK: Feature
 
   mutating func feature() throws(CodecError) -> Feature {
-    let flags = try self.flags("flags", allowed: 0x1FF)
+    // Version 3 added `dependsOn` (bit 9).
+    let flags = try self.flags("flags", allowed: format >= 3 ? 0x3FF : 0x1FF)
     let id = try string("id")
     let title = try string("title")
     let status = try string("status")
@@ -192,10 +197,11 @@ extension ByteReader {
     let sprintId = flags & (1 << 6) != 0 ? try string("sprintId") : nil
     let createdAt = flags & (1 << 7) != 0 ? try instant("createdAt") : nil
     let updatedAt = flags & (1 << 8) != 0 ? try instant("updatedAt") : nil
+    let dependsOn = flags & (1 << 9) != 0 ? try strings("dependsOn") : []
     var f = Feature(
       id: id, projectId: projectId, title: title, priority: priority, kind: kind, assignee: assignee,
       labels: labels, estimate: estimate, points: points, sprintId: sprintId, createdAt: createdAt,
-      updatedAt: updatedAt)
+      updatedAt: updatedAt, dependsOn: dependsOn)
     // As written, not normalised again.
     f.status = status
     return f
@@ -232,7 +238,8 @@ extension ByteReader {
   }
 
   mutating func patch() throws(CodecError) -> FeaturePatch {
-    let flags = try triFlags("flags", allowed: (1 << 19) - 1, pairs: 0x2AAA0)
+    // Version 3 added `dependsOn` (bit 19).
+    let flags = try triFlags("flags", allowed: (1 << (format >= 3 ? 20 : 19)) - 1, pairs: 0x2AAA0)
     // Every field read first, the patch built at the end: no half-built patch to copy or drop
     // when a read throws.
     let id = try string("id")
@@ -248,6 +255,7 @@ extension ByteReader {
     let estimate = try triString(flags, 13, "estimate")
     let points = try triDouble(flags, 15, "points")
     let sprintId = try triString(flags, 17, "sprintId")
+    let dependsOn = flags & (1 << 19) != 0 ? try strings("dependsOn") : nil
     var p = FeaturePatch(id: id)
     p.projectId = projectId
     p.title = title
@@ -261,6 +269,7 @@ extension ByteReader {
     p.sprintId = sprintId
     p.createdAt = createdAt
     p.updatedAt = updatedAt
+    p.dependsOn = dependsOn
     return p
   }
 

@@ -1,7 +1,7 @@
 /// The board's binary codec: every `BoardInput` and a whole `BoardState`, both ways, exactly
 /// (`decodeState(encode(s)) == s`), for the journal.
 ///
-/// Format (version 2; version 1 is read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
+/// Format (version 3; versions 1 and 2 are read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
 /// signed ones zig-zagged; doubles are eight bytes little-endian (their bit pattern); strings are
 /// a byte count and UTF-8; an optional field is a bit in its struct's leading flags varint, a
 /// "set to nil" optional (`FeaturePatch.priority`, `SprintPatch.goal`) two bits (0 not
@@ -32,8 +32,9 @@ public enum BoardCodec {
   /// `workflow.transitioned` carry the project the event named, and a transition in the recent
   /// list its feature's project. Version 1 keyed features by id alone: its blobs are read and
   /// brought forward (each key takes the project of the feature it keyed), so a journal written
-  /// by an older build is a migration, not a reset.
-  public static let version: UInt8 = 2
+  /// by an older build is a migration, not a reset. Version 3 adds a feature's and a patch's
+  /// `dependsOn` (one more flag bit each); older blobs simply have none.
+  public static let version: UInt8 = 3
   /// The format versions this build decodes.
   public static let readable: ClosedRange<UInt8> = 1...version
 
