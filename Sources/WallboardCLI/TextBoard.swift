@@ -48,7 +48,8 @@ public enum TextBoard {
       lines.append("  ideal  \(ideal)")
       for c in b.scopeChanges.suffix(3) {
         lines.append(
-          "  scope \(c.date): \(c.featureId) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(Numbers.short(c.delta))")
+          "  scope \(c.date): \(state.shownId(c.feature)) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(Numbers.short(c.delta))"
+        )
       }
     } else if let missing = state.missingSprint(preferred: activeSprint) {
       lines.append("Sprint \(missing) not found (--active-sprint)")
@@ -65,10 +66,14 @@ public enum TextBoard {
     lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
     for s in sources {
       let age = " · " + SourceRow.age(s, now: now, at: at)
-      lines.append("● \(s.name): \(s.status.rawValue)\(age)\(s.lastError.map { " · last error: \($0)" } ?? "")")
+      // A source that wants a look says why (the files it cannot read are in its detail).
+      let detail = s.needsAttention ? s.detail.map { " · \($0)" } ?? "" : ""
+      let error = s.lastError.map { e in detail.contains(e) ? "" : " · last error: \(e)" } ?? ""
+      lines.append("● \(s.name): \(s.status.rawValue)\(age)\(detail)\(error)")
     }
     for t in state.recent.suffix(5).reversed() {
-      lines.append("  \(FeatureName.text(id: t.featureId, title: t.title)) → \(t.to)  \(Clock.hhmm(t.at, zone))")
+      let id = state.shownId(FeatureKey(project: t.project, id: t.featureId))
+      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(t.to)  \(Clock.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
   }

@@ -63,3 +63,17 @@ struct ProjectsById: Hashable, Sendable {
     byId[key.id] = list.isEmpty ? nil : list
   }
 }
+
+extension BoardState {
+  /// The projects (sorted) that hold a feature of id `id`, filtered-out features included.
+  public func projects(holding id: String) -> [String] { projectsById.projects(of: id) }
+
+  /// How a list names a feature: its bare id, or `project/id` when another project holds the
+  /// same id (so that two features never read as one).
+  public func shownId(_ key: FeatureKey) -> String {
+    guard !key.project.isEmpty else { return key.id }
+    let holders = projectsById.projects(of: key.id)
+    let shared = holders.count > 1 || features[FeatureKey(id: key.id)] != nil || hidden[FeatureKey(id: key.id)] != nil
+    return shared ? key.qualified : key.id
+  }
+}

@@ -51,7 +51,9 @@ public struct FrameModel: Sendable {
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
-      RecentRow(featureId: t.featureId, title: t.title, to: t.to, age: Ages.text(from: t.at, to: at))
+      RecentRow(
+        featureId: state.shownId(FeatureKey(project: t.project, id: t.featureId)), title: t.title, to: t.to,
+        age: Ages.text(from: t.at, to: at))
     }
     let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
     // The time alone when the data is from today; with the date when it is older.
@@ -247,6 +249,8 @@ public struct SourceRow: Hashable, Sendable {
 
 /// One line of recent changes.
 public struct RecentRow: Hashable, Sendable {
+  /// The feature's id as shown: `project/id` when another project holds the same id
+  /// (`BoardState.shownId`).
   public var featureId: String
   public var title: String
   public var to: String

@@ -1,3 +1,4 @@
+import Projections
 import Raster
 import TestSupport
 import Testing
@@ -49,5 +50,28 @@ struct RecentTitleTests {
     #expect(FeatureName.text(id: "FEAT-1", title: "Login") == "Login (FEAT-1)")
     #expect(FeatureName.text(id: "FEAT-1", title: "") == "FEAT-1")
     #expect(FeatureName.text(id: "FEAT-1", title: "A title that is far too long", limit: 10) == "A title t… (FEAT-1)")
+  }
+
+  /// An id two projects hold is listed with its project; an id only one project holds is bare.
+  @Test func theFrameQualifiesAnIdOfTwoProjects() {
+    var s = BoardState()
+    for e in [
+      Make.event(
+        "2026-11-16T09:00:00Z", .featureCreated(Feature(id: "A", projectId: "web", title: "Login", status: "todo"))),
+      Make.event(
+        "2026-11-16T09:00:00Z", .featureCreated(Feature(id: "A", projectId: "api", title: "Quota", status: "todo"))),
+      Make.event(
+        "2026-11-16T09:00:00Z", .featureCreated(Feature(id: "B", projectId: "api", title: "Keys", status: "todo"))),
+      Make.event(
+        "2026-11-18T11:00:00Z", .workflowTransitioned(featureId: "A", to: "done", from: nil, at: nil, project: "web")),
+      Make.status("2026-11-18T11:05:00Z", "B", "done"),
+    ] {
+      Reducer.reduce(into: &s, e)
+    }
+    let at = Make.t("2026-11-19T12:00:00Z")
+    let frame = FrameModel(state: s, at: at, now: at, zone: .utc, unit: .auto)
+    #expect(frame.recent.prefix(2).map(\.featureId) == ["B", "web/A"])
+    #expect(frame.recent.prefix(2).map(\.title) == ["Keys", "Login"])
+    #expect(frame.recent.map(\.featureId).contains("api/A"), "the creations are listed too")
   }
 }
