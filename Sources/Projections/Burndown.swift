@@ -10,7 +10,8 @@ public enum UnitChoice: String, Sendable, CaseIterable {
   case auto, points, count
 }
 
-/// A change of a sprint's scope after it started: never drawn as burn.
+/// A change of a sprint's scope after it started: a member added (created during the sprint, or
+/// joining it), removed or re-estimated. Never drawn as burn.
 public struct ScopeChange: Hashable, Sendable {
   public enum Kind: String, Sendable { case added, removed, estimate }
   public var date: CivilDate
@@ -32,6 +33,8 @@ public struct Burndown: Hashable, Sendable {
   public var remaining: [Double?]
   public var scope: [Double?]
   public var completed: [Double?]
+  /// The steps that moved the scope, oldest first: what the chart marks and `inspect` lists, so
+  /// that `committed` plus their deltas up to a day is that day's `scope`.
   public var scopeChanges: [ScopeChange]
   /// Every change of the remaining work and the scope, at the moment it happened, oldest first:
   /// what the chart draws as steps (`BurndownStep`).
@@ -39,10 +42,13 @@ public struct Burndown: Hashable, Sendable {
   /// Where the steps begin: the sprint's start, or the board's first record of a member when it
   /// joined later (never after `at`).
   public var stepsFrom: Instant
-  /// Scope and completed totals at `stepsFrom`, before the first step.
+  /// Scope and completed totals at `stepsFrom`, before the first step: of the members that
+  /// existed at the start (`committed`, once the sprint has started).
   public var startScope: Double
   public var startCompleted: Double
-  /// Committed total at the sprint's start: where the guideline begins.
+  /// The unit total of the members that existed, and were members, when the sprint started (a
+  /// member created during it is scope added; one without a creation time counts as existing):
+  /// where the guideline begins. See `BurndownMember`.
   public var committed: Double
   /// Members without an estimate at `at`.
   public var unestimated: Int
@@ -69,10 +75,9 @@ extension Burndown {
     state: BoardState, sprint: Sprint, at: Instant, boardZone: Zone, unit choice: UnitChoice = .auto
   ) -> Burndown {
     let zone = sprint.timeZone.flatMap(Zone.init) ?? boardZone
-    let histories = state.history.filter { _, h in h.versions.contains { $0.sprints.contains(sprint.id) } }
-      .sorted { $0.key < $1.key }
-    let workflows = Dictionary(
-      uniqueKeysWithValues: histories.map { key, _ in (key, state.workflow(forProject: key.projectId)) })
+    let startMoment = sprint.startedAt ?? zone.startOfDay(sprint.startDate)
+    // Who the members are and from when each counts: the one rule (`BurndownMember`).
+    let members = BurndownMember.members(of: sprint, in: state, start: startMoment, at: at)
 
     func isMember(_ v: FeatureVersion?) -> Bool {
       guard let v, v.exists else { return false }
@@ -81,8 +86,8 @@ extension Burndown {
     func points(_ v: FeatureVersion) -> Double? { v.points }
 
     // Unit: points when any member at `at` has an estimate.
-    let membersAtAt = histories.compactMap { _, h -> FeatureVersion? in
-      let v = h.version(atOrBefore: at)
+    let membersAtAt = members.compactMap { m -> FeatureVersion? in
+      let v = m.history.version(atOrBefore: at)
       return isMember(v) ? v : nil
     }
     let unit: BurndownUnit
@@ -93,16 +98,17 @@ extension Burndown {
     }
     func value(_ v: FeatureVersion) -> Double { unit == .count ? 1 : (points(v) ?? 0) }
 
-    /// (scope, completed) at moment t.
-    func totals(at t: Instant) -> (Double, Double) {
+    /// (scope, completed) at moment t; without the members created during the sprint when
+    /// `existingOnly` (what stood at the start).
+    func totals(at t: Instant, existingOnly: Bool = false) -> (Double, Double) {
       var scope = 0.0
       var done = 0.0
-      for (id, h) in histories {
-        let v = h.version(atOrBefore: t)
+      for m in members where !(existingOnly && m.createdDuring) {
+        let v = m.history.version(atOrBefore: t)
         guard isMember(v), let v else { continue }
         let x = value(v)
         scope += x
-        if workflows[id]!.isCompleted(v.status) { done += x }
+        if m.workflow.isCompleted(v.status) { done += x }
       }
       return (scope, done)
     }
@@ -122,11 +128,11 @@ extension Burndown {
     let working = days.map(sprint.isWorking)
     let wTotal = zip(days, working).filter { $0.0 <= sprint.endDate && $0.1 }.count
 
-    let startMoment = sprint.startedAt ?? zone.startOfDay(sprint.startDate)
-    // The board knows nothing before its first record of any member (it joined late, through a
-    // snapshot): those days are unknown, not zero, and the committed total is the first known one.
-    let firstKnown = histories.compactMap { $0.value.versions.first?.at }.min()
-    let committed = totals(at: max(startMoment, firstKnown ?? startMoment)).0
+    // The commitment: the members that existed at the start, as they stood then.
+    let committed = totals(at: startMoment, existingOnly: true).0
+    // The board knows nothing before its first record of a member that existed at the start when
+    // it joined late (through a snapshot): those days are unknown, not zero.
+    let knownFrom = BurndownMember.knownFrom(members, start: startMoment, at: at)
 
     var ideal: [Double] = []
     var w = 0
@@ -143,7 +149,7 @@ extension Burndown {
     var scope: [Double?] = []
     var completed: [Double?] = []
     for d in days {
-      guard d <= today, firstKnown.map({ zone.endOfDay(d) >= $0 }) ?? true else {
+      guard d <= today, knownFrom.map({ zone.endOfDay(d) >= $0 }) ?? true else {
         remaining.append(nil)
         scope.append(nil)
         completed.append(nil)
@@ -156,36 +162,22 @@ extension Burndown {
       remaining.append(s - c)
     }
 
-    // Scope changes after the start, up to `at`.
-    var changes: [ScopeChange] = []
-    for (id, h) in histories {
-      var prev = h.version(atOrBefore: startMoment)
-      for v in h.versions where v.at > startMoment && v.at <= at {
-        let was = isMember(prev)
-        let now = isMember(v)
-        var change: (Double, ScopeChange.Kind)?
-        if !was && now {
-          change = (value(v), .added)
-        } else if was && !now, let p = prev {
-          change = (-value(p), .removed)
-        } else if was && now, let p = prev, value(p) != value(v) {
-          change = (value(v) - value(p), .estimate)
-        }
-        if let (delta, kind) = change {
-          changes.append(
-            ScopeChange(date: zone.date(of: v.at), at: v.at, feature: id, delta: delta, kind: kind))
-        }
-        prev = v
-      }
-    }
-    changes.sort { $0.at != $1.at ? $0.at < $1.at : $0.feature < $1.feature }
-
     // Never after `at`: a chart of a sprint that has not started, or of what the board did not
     // know yet, is flat at what it knew at `at`.
-    let stepsFrom = min(max(startMoment, firstKnown ?? startMoment), at)
-    let steps = BurndownStep.compute(
-      histories: histories, workflows: workflows, from: stepsFrom, to: at, isMember: isMember, value: value)
-    let (startScope, startCompleted) = totals(at: stepsFrom)
+    let stepsFrom = min(knownFrom ?? startMoment, at)
+    let steps = BurndownStep.compute(members: members, from: stepsFrom, to: at, isMember: isMember, value: value)
+    let (startScope, startCompleted) = totals(at: stepsFrom, existingOnly: true)
+    // The scope changes are the steps that moved the scope: what the chart marks, `inspect` lists.
+    let changes = steps.compactMap { s -> ScopeChange? in
+      let kind: ScopeChange.Kind
+      switch s.kind {
+      case .burn: return nil
+      case .added: kind = .added
+      case .removed: kind = .removed
+      case .estimate: kind = .estimate
+      }
+      return ScopeChange(date: zone.date(of: s.at), at: s.at, feature: s.feature, delta: s.scopeDelta, kind: kind)
+    }
 
     let unestimated = membersAtAt.filter { points($0) == nil }.count
     let daysLeft = days.indices.filter { days[$0] > today && days[$0] <= sprint.endDate && working[$0] }.count

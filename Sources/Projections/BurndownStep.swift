@@ -28,14 +28,15 @@ public struct BurndownStep: Hashable, Sendable {
 }
 
 extension BurndownStep {
-  /// Sweeps every member's versions between `from` and `to` (both inclusive of changes after
-  /// `from`), in time order (ties by feature id), keeping the totals as it goes.
+  /// Sweeps every member's versions between `from` and `to` (changes after `from`, up to and
+  /// including `to`), in time order (ties by feature id), keeping the totals as it goes. A member
+  /// created during the sprint (`BurndownMember.createdDuring`) is absent at `from`: its first
+  /// version is a change even at `from` itself.
   static func compute(
-    histories: [(key: FeatureKey, value: FeatureHistory)], workflows: [FeatureKey: Workflow], from: Instant,
-    to: Instant,
-    isMember: (FeatureVersion?) -> Bool, value: (FeatureVersion) -> Double
+    members: [BurndownMember], from: Instant, to: Instant, isMember: (FeatureVersion?) -> Bool,
+    value: (FeatureVersion) -> Double
   ) -> [BurndownStep] {
-    guard to > from else { return [] }
+    guard to >= from else { return [] }
     struct Change {
       var at: Instant
       var feature: Int
@@ -51,26 +52,28 @@ extension BurndownStep {
       let x = value(v)
       return (x, wf.isCompleted(v.status) ? x : 0)
     }
-    for (i, (id, h)) in histories.enumerated() {
-      let v = h.version(atOrBefore: from)
+    for (i, m) in members.enumerated() {
+      let v = m.createdDuring ? nil : m.history.version(atOrBefore: from)
       current.append(v)
-      let (s, c) = contribution(v, workflows[id]!)
+      let (s, c) = contribution(v, m.workflow)
       scope += s
       completed += c
-      for (j, later) in h.versions.enumerated() where later.at > from && later.at <= to {
+      for (j, later) in m.history.versions.enumerated()
+      where (later.at > from || (m.createdDuring && later.at == from)) && later.at <= to {
         changes.append(Change(at: later.at, feature: i, version: j))
       }
     }
     changes.sort {
-      $0.at != $1.at ? $0.at < $1.at : histories[$0.feature].key < histories[$1.feature].key
+      $0.at != $1.at ? $0.at < $1.at : members[$0.feature].key < members[$1.feature].key
     }
 
     var steps: [BurndownStep] = []
     for change in changes {
-      let (id, h) = histories[change.feature]
-      let wf = workflows[id]!
+      let m = members[change.feature]
+      let id = m.key
+      let wf = m.workflow
       let before = current[change.feature]
-      let after = h.versions[change.version]
+      let after = m.history.versions[change.version]
       current[change.feature] = after
       let (s0, c0) = contribution(before, wf)
       let (s1, c1) = contribution(after, wf)

@@ -15,10 +15,11 @@ struct PointsCapProjectionTests {
       (.infinity, nil), (.nan, nil), (1e308, nil), (-1, nil), (nil, "1e308"), (nil, "0x10"), (nil, "inf"),
       (nil, "1000001"),
     ]
+    // Created before the sprint starts (08:00), so that they are its commitment.
     var events: [Event] = odd.enumerated().map { i, p in
-      M.event("2026-11-02T09:00:00Z", .featureCreated(M.feature("F\(i)", points: p.0, estimate: p.1)))
+      M.event("2026-11-02T07:00:00Z", .featureCreated(M.feature("F\(i)", points: p.0, estimate: p.1)))
     }
-    events.append(M.event("2026-11-02T09:00:00Z", .featureCreated(M.feature("OK", points: 5))))
+    events.append(M.event("2026-11-02T07:00:00Z", .featureCreated(M.feature("OK", points: 5))))
     let ids = events.compactMap { e -> String? in if case .featureCreated(let f) = e.body { f.id } else { nil } }
     events.append(
       M.event(

@@ -79,6 +79,70 @@ struct DeclaredSprintInspectTests {
     #expect(names.contains { $0.hasPrefix("orchestra-db:") })
   }
 
+  /// `docs/burndown.md`, "Committed and scope": the commitment is what existed at the start; work
+  /// created during the sprint is scope added on its creation date, and the numbers add up.
+  @Test func workCreatedDuringTheSprintIsScopeAddedOnItsCreationDate() throws {
+    // Every member was created after the sprint started (11-16): nothing was committed.
+    let root = try Self.inspect(try Self.workspace(), ["--sprint", Self.sprint])
+    #expect(Self.field(root["sprint"], "committed") == .number(0), "nothing existed at the start")
+    #expect(Self.numbers(Self.field(root["burndown"], "ideal")).allSatisfy { $0 == 0 }, "the guideline starts at 0")
+    #expect(
+      Self.scopeChanges(root) == [
+        "2026-11-17 FEAT-A 2.0 added", "2026-11-17 FEAT-B 3.0 added", "2026-11-18 FEAT-D 1.0 added",
+      ])
+    Self.expectScopeAddsUp(root)
+    #expect(Self.numbers(Self.field(root["burndown"], "scope")).compactMap { $0 }.last == 6)
+  }
+
+  @Test func theCommitmentIsWhatExistedAtTheStart() throws {
+    let ws = try Self.workspace()
+    // E existed before the sprint started (11-16): the whole commitment.
+    try ws.write(
+      id: "FEAT-E", status: "todo", estimate: "XL", labels: "[\"team-a-s3\"]", at: "2026-11-12T09:00:00Z")
+    let root = try Self.inspect(ws, ["--sprint", Self.sprint])
+    #expect(Self.field(root["sprint"], "committed") == .number(5), "E (XL = 5) alone existed at the start")
+    #expect(Self.numbers(Self.field(root["burndown"], "ideal")).first == 4.5, "5 × (1 − 1/10)")
+    #expect(Self.scopeChanges(root).count == 3)
+    Self.expectScopeAddsUp(root)
+  }
+
+  /// `scope_changes` as `date feature delta kind` lines.
+  static func scopeChanges(_ root: [String: JSONValue]) -> [String] {
+    guard case .array(let changes)? = field(root["burndown"], "scope_changes") else { return [] }
+    return changes.map { c -> String in
+      func s(_ k: String) -> String {
+        switch field(c, k) {
+        case .string(let v)?: v
+        case .number(let n)?: "\(n)"
+        default: "?"
+        }
+      }
+      return "\(s("date")) \(s("feature_id")) \(s("delta")) \(s("kind"))"
+    }
+  }
+
+  /// `committed` plus the deltas of the scope changes dated up to each day is that day's scope.
+  static func expectScopeAddsUp(_ root: [String: JSONValue], sourceLocation: SourceLocation = #_sourceLocation) {
+    let burndown = root["burndown"]
+    guard case .number(let committed)? = field(root["sprint"], "committed"),
+      case .array(let days)? = field(burndown, "days"),
+      case .array(let changes)? = field(burndown, "scope_changes")
+    else {
+      Issue.record("no committed, days or scope_changes", sourceLocation: sourceLocation)
+      return
+    }
+    for (day, value) in zip(days, numbers(field(burndown, "scope"))) {
+      guard case .string(let d) = day, let value else { continue }
+      var moved = 0.0
+      for c in changes {
+        guard case .string(let date)? = field(c, "date"), date <= d, case .number(let delta)? = field(c, "delta")
+        else { continue }
+        moved += delta
+      }
+      #expect(committed + moved == value, "\(d): \(committed) + \(moved) ≠ \(value)", sourceLocation: sourceLocation)
+    }
+  }
+
   @Test func aProjectFilterNarrowsTheSprintAndTheReportSaysSo() throws {
     let ws = try Self.workspace()
     let root = try Self.inspect(ws, ["--sprint", Self.sprint, "--project", "web"])
