@@ -1,4 +1,4 @@
-public import WallboardCore
+internal import WallboardCore
 
 /// How long to wait before the next try: exponential from `initial` to `max`, with ±`jitter`
 /// spread so that many boards do not retry in step. The one backoff of every source.

@@ -1,4 +1,4 @@
-public import WallboardCore
+internal import WallboardCore
 
 /// What one kind of source needs to be made: parsed from a `--source` value by its kind, in the
 /// kind's own file. `Hashable` so that options compare; `name` is the board's name for the source

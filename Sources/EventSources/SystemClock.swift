@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 public import WallboardCore
 
 /// The system's clock, to the millisecond: the one real clock, which the executable passes

@@ -1,4 +1,4 @@
-public import SQLite
+internal import SQLite
 public import WallboardCore
 
 /// One connection to a journal file: its schema, made or migrated on open, and its two tables,
@@ -89,8 +89,8 @@ public final class JournalFile {
               .blob(batch.bodies[next]),
             ])
             next += 1
-          case .snapshot(let s):
-            try snaps.run([.integer(last), .integer(s.at.millis), .integer(s.gap ? 1 : 0), .blob(s.bytes)])
+          case .snapshot(let at, let gap, let bytes):
+            try snaps.run([.integer(last), .integer(at.millis), .integer(gap ? 1 : 0), .blob(bytes)])
           }
         }
         return last

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import Glibc
 internal import SQLite
 public import WallboardCore

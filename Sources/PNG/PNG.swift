@@ -5,7 +5,7 @@
 //
 // What it may import: `Raster`, the C library (`Glibc`) for files, and `CZlib` — with
 // `internal import`, as the only module that does, so no zlib type reaches the public API.
-public import Raster
+internal import Raster
 
 /// PNG encoding and decoding of canvases.
 public enum PNG {

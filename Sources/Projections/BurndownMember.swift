@@ -1,4 +1,4 @@
-public import WallboardCore
+internal import WallboardCore
 
 /// One feature that is, or was, a member of a sprint, as the burndown reads it: its history with
 /// the first version placed where the rule of `docs/burndown.md` ("Committed and scope") puts

@@ -1,5 +1,5 @@
 public import DisplayCore
-public import Raster
+internal import Raster
 
 extension SDLWindow: Display {
   /// The drawable area in pixels.

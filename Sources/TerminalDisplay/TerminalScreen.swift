@@ -1,5 +1,5 @@
 public import DisplayCore
-public import Raster
+internal import Raster
 
 /// The terminal as the board's display: each frame downsampled to half-block cells.
 ///

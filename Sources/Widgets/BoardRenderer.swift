@@ -1,4 +1,4 @@
-public import Glyphs
+internal import Glyphs
 public import Layout
 public import Raster
 

@@ -1,4 +1,4 @@
-public import Raster
+internal import Raster
 
 /// The horizontal grid of a chart — a line at every tick of its y axis, and the tick's value
 /// at the left — as the burndown and the cumulative flow both draw it.

@@ -1,4 +1,4 @@
-public import Projections
+internal import Projections
 public import Raster
 
 /// One row per source: a status dot (live pulses gently), the name, its status and "12 s ago",

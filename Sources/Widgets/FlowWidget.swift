@@ -1,6 +1,6 @@
 public import Projections
 public import Raster
-public import WallboardCore
+internal import WallboardCore
 
 /// The cumulative flow of the last days (`Flow`): one band per workflow state in its colour,
 /// stacked with the done states at the bottom and the workflow's first states on top, over a y

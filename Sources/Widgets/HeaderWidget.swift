@@ -1,4 +1,4 @@
-public import Glyphs
+internal import Glyphs
 public import Raster
 
 /// Sprint name and goal, dates and working days left, and the filter when set on the left; the

@@ -1,5 +1,5 @@
 public import Layout
-public import Raster
+internal import Raster
 
 /// Whether a layout's widgets can show their text on a screen of a given size: each page drawn
 /// once, off screen, with the painter recording, and every piece of text looked at.

@@ -1,4 +1,4 @@
-public import Glyphs
+internal import Glyphs
 public import Raster
 
 /// Three key numbers for a 10-foot view: remaining and done in the burndown's unit (they never

@@ -1,4 +1,4 @@
-public import Glyphs
+internal import Glyphs
 public import Raster
 
 /// The last few transitions: "Login flow (FEAT-ABC) → in-review   3 min ago".

@@ -1,4 +1,4 @@
-public import Glyphs
+internal import Glyphs
 public import Raster
 
 /// A widget draws one part of a `FrameModel` into a rectangle.

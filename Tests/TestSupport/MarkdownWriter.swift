@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// A second process writing an Orchestra `.projects/` tree as plugin-storage-markdown does
 /// (`Tests/WorkspaceWriter/mdwriter.py`: yaml.v3's emitting rules, in-place writes, sidecars):
