@@ -64,7 +64,7 @@ public enum TextBoard {
     let tallies = Tally.compute(state: state, scope: scope)
     lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
     for s in sources {
-      let age = " · " + SourceRow.age(s, now: now, at: at)
+      let age = " · " + SourceRow.age(s, now: now, at: at, zone: zone)
       lines.append("● \(s.name): \(s.status.rawValue)\(age)\(s.lastError.map { " · last error: \($0)" } ?? "")")
     }
     for t in state.recent.suffix(5).reversed() {
