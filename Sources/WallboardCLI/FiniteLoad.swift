@@ -75,14 +75,22 @@ public struct FiniteLoad: Sendable {
         throw .badInput(error.description)
       }
     }
-    // Live sources: followed until nothing new for --settle seconds, or --wait at most.
+    // Live sources: followed until nothing new for --settle seconds, or --wait at most. When
+    // their snapshots were read is the present they show (their data is dated by its changes).
+    var read: Instant?
+    func note(_ input: BoardInput) {
+      if case .event(let e) = input, case .boardSnapshot = e.body { read = max(read ?? e.receivedAt, e.receivedAt) }
+    }
     if sources.contains(where: { !$0.isFinite }) {
       let inbox = Inbox()
       let live = SourceSet.start(sources, inbox: inbox, liveOnly: true)
       let liveStarted = Date()
       while Date() < deadline {
         inbox.wait(timeout: 0.05)
-        for input in inbox.take() { store.apply(input, asOfRule: .changes) }
+        for input in inbox.take() {
+          note(input)
+          store.apply(input, asOfRule: .changes)
+        }
         let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
         if quiet >= options.settle { break }
       }
@@ -91,13 +99,14 @@ public struct FiniteLoad: Sendable {
       // each source's status as it was.
       for input in inbox.take() {
         if case .connection = input { continue }
+        note(input)
         store.apply(input, asOfRule: .changes)
       }
     }
     // The last event's time, but never more than a day past the real clock: one far-future
     // event does not stretch the present.
     let latest = store.state.lastEventTime.map { min($0, now.adding(seconds: FiniteLoad.futureTolerance)) }
-    let at = options.at ?? present ?? latest ?? now
+    let at = options.at ?? present ?? read ?? latest ?? now
     // The moment shown is kept with the last snapshot: the journal alone shows it again.
     writer?.close(final: store.state, at: max(store.clock ?? at, at))
     writer = nil

@@ -65,7 +65,7 @@ public enum TextBoard {
     let tallies = Tally.compute(state: state, scope: scope)
     lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
     for s in sources {
-      let age = " · " + SourceRow.age(s, now: now, at: at)
+      let age = " · " + SourceRow.age(s, now: now, at: at, zone: zone)
       // A source that wants a look says why (the files it cannot read are in its detail).
       let detail = s.needsAttention ? s.detail.map { " · \($0)" } ?? "" : ""
       let error = s.lastError.map { e in detail.contains(e) ? "" : " · last error: \(e)" } ?? ""

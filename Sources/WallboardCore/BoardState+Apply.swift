@@ -267,6 +267,31 @@ extension BoardState {
     if !referenced { history[key] = nil }
   }
 
+  /// When a feature a snapshot carries last changed: its `updated_at`, never after the snapshot's
+  /// own time (else that time).
+  func changeTime(_ f: Feature, _ event: Event) -> Instant {
+    f.updatedAt.map { min($0, event.time) } ?? event.time
+  }
+
+  /// Puts transitions a snapshot told of (its backfilled past) among the recent ones by their
+  /// time, the newest `recentTransitions` of them at most.
+  mutating func noteTold(_ told: [Transition]) {
+    guard !told.isEmpty else { return }
+    let newest = told.sorted { $0.at < $1.at }.suffix(limits.recentTransitions)
+    var merged: [Transition] = []
+    merged.reserveCapacity(recentBuffer.count + newest.count)
+    var i = recentBuffer.startIndex
+    for t in newest {
+      while i < recentBuffer.endIndex && recentBuffer[i].at <= t.at {
+        merged.append(recentBuffer[i])
+        i += 1
+      }
+      merged.append(t)
+    }
+    merged.append(contentsOf: recentBuffer[i...])
+    recentBuffer = Array(merged.suffix(limits.recentTransitions))
+  }
+
   /// Replaces what the snapshot's own source contributed with the snapshot (other sources' features,
   /// sprints and workflows stay); keeps history. Whether it is stale was decided by the reducer.
   mutating func applySnapshot(_ snap: BoardSnapshot, event: Event) -> Outcome {
@@ -318,16 +343,22 @@ extension BoardState {
       putFeature(f)
       contributions.features[f.key] = origin
       noteStatus(f.status)
-      if let old, old.status != f.status { noteTransition(f, from: old.status, at: event.time) }
+      // Dated when the feature changed (its `updated_at`), not when the snapshot was taken.
+      if let old, old.status != f.status { noteTransition(f, from: old.status, at: changeTime(f, event)) }
       kept.append(f)
     }
-    // The past the snapshot tells, before each feature's present version.
+    // The past the snapshot tells, before each feature's present version; its moves are the
+    // recent changes the board had not heard of.
     var earliest: Instant?
     if !snap.history.isEmpty {
+      var told: [Transition] = []
       for f in kept {
-        guard let moves = snap.history[f.key], let t = backfill(f, moves, before: event.time) else { continue }
+        guard let moves = snap.history[f.key],
+          let t = backfill(f, moves, before: event.time, changedAt: changeTime(f, event), told: &told)
+        else { continue }
         earliest = min(earliest ?? t, t)
       }
+      noteTold(told)
     }
     let from = earliest ?? event.time
     withOrigin(origin) { o in

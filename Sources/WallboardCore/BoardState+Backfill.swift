@@ -10,7 +10,13 @@ extension BoardState {
   /// sprint membership: a trail records statuses only, not labels or estimates. Times are made
   /// non-decreasing; moves at one moment keep the last. The versions cap holds: with too many
   /// moves the oldest are dropped, leaving room for the present version.
-  mutating func backfill(_ f: Feature, _ moves: [StatusMove], before present: Instant) -> Instant? {
+  ///
+  /// Each status change written goes to `told`; for a feature without known history, so does
+  /// the move into its present status (at `changedAt`, when it last changed) when the past
+  /// written ends in another.
+  mutating func backfill(
+    _ f: Feature, _ moves: [StatusMove], before present: Instant, changedAt: Instant, told: inout [Transition]
+  ) -> Instant? {
     let known = history[f.key]?.versions ?? []
     let bound = min(present, known.first?.at ?? present)
     let points = settings.estimateScale.points(points: f.points, estimate: f.estimate)
@@ -33,6 +39,13 @@ extension BoardState {
     if past.count > room { past.removeFirst(past.count - room) }
     guard let first = past.first else { return nil }
     history[f.key] = FeatureHistory(versions: past + known)
+    var from: String?
+    var steps = past.map { ($0.status, $0.at) }
+    if known.isEmpty { steps.append((f.status, max(changedAt, past.last!.at))) }
+    for (status, at) in steps where status != from {
+      told.append(Transition(featureId: f.id, project: f.projectId, title: f.title, from: from, to: status, at: at))
+      from = status
+    }
     return first.at
   }
 }

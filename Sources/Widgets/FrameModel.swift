@@ -49,11 +49,11 @@ public struct FrameModel: Sendable {
       burndown: burndown, flow: flow, at: at, zone: zone,
       filter: state.settings.filter, missingSprint: state.missingSprint(preferred: activeSprint))
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
-    sources = statuses.map { SourceRow($0, now: now, at: at, reconnectAt: reconnectAt[$0.name]) }
+    sources = statuses.map { SourceRow($0, now: now, at: at, zone: zone, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
       RecentRow(
         featureId: state.shownId(FeatureKey(project: t.project, id: t.featureId)), title: t.title, to: t.to,
-        age: Ages.text(from: t.at, to: at))
+        age: Ages.when(t.at, at: at, zone: zone))
     }
     let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
     // The time alone when the data is from today; with the date when it is older.
@@ -190,8 +190,8 @@ extension HeaderModel {
 public struct SourceRow: Hashable, Sendable {
   public var name: String
   public var status: SourceStatus.State
-  /// When the source's data last changed ("updated 3 h ago"), else when it was last heard
-  /// ("heard 12 s ago"), else "never heard".
+  /// When the source's data last changed ("updated 3 h ago", "updated 9 Mar"), else when it was
+  /// last heard ("heard 12 s ago"), else "never heard".
   public var age: String
   /// "retry in 4 s" while waiting to reconnect.
   public var countdown: String?
@@ -205,11 +205,12 @@ public struct SourceRow: Hashable, Sendable {
   /// - Parameters:
   ///   - now: the real clock, for the countdown.
   ///   - at: the board's clock, on which the source's events are dated.
-  public init(_ s: SourceStatus, now: Instant, at: Instant, reconnectAt: Instant?) {
+  ///   - zone: the board's zone, for the date of a change a week or more before `at`.
+  public init(_ s: SourceStatus, now: Instant, at: Instant, zone: Zone, reconnectAt: Instant?) {
     name = s.name
     status = s.status
     needsAttention = s.needsAttention
-    age = SourceRow.age(s, now: now, at: at)
+    age = SourceRow.age(s, now: now, at: at, zone: zone)
     if let r = reconnectAt, r > now {
       countdown = "retry in \(Int(saturating: Double(r.millis - now.millis) / 1000, .up)) s"
     }
@@ -221,9 +222,11 @@ public struct SourceRow: Hashable, Sendable {
   }
 
   /// A source's age as the board says it: when its data last changed, not merely when it was
-  /// last heard (a followed file whose last event is hours old is live, but its data is old).
-  public static func age(_ s: SourceStatus, now: Instant, at: Instant) -> String {
-    if let changed = s.lastChangeAt { return "updated " + Ages.text(from: changed, to: at) }
+  /// last heard (a followed file whose last event is hours old is live, but its data is old; a
+  /// workspace last changed in March says "updated 9 Mar"). Whether it is live is its status's
+  /// to say (the connection), never this age's.
+  public static func age(_ s: SourceStatus, now: Instant, at: Instant, zone: Zone) -> String {
+    if let changed = s.lastChangeAt { return "updated " + Ages.when(changed, at: at, zone: zone) }
     if let heard = s.lastHeard { return "heard " + Ages.text(from: heard, to: now) }
     return "never heard"
   }
@@ -305,6 +308,21 @@ public enum Ages {
     if s < 3600 { return "\(s / 60) min ago" }
     if s < 86_400 { return "\(s / 3600) h ago" }
     return "\(s / 86_400) d ago"
+  }
+
+  /// The longest age said as an age; older is said by its date.
+  public static let longestAge: Int64 = 7 * 86_400
+
+  /// When something happened, as the board says it at `now`: its age under a week ("3 h ago",
+  /// "6 d ago"), else its date in `zone` ("9 Mar"; "9 Mar 2025" in another year than `now`'s).
+  /// A time more than a minute after `now` (data from after the moment shown) is said by its
+  /// date too, never as a negative age nor as "0 s ago"; within a minute (clocks a little
+  /// apart) it is "0 s ago".
+  public static func when(_ then: Instant, at now: Instant, zone: Zone) -> String {
+    let s = (now.millis - then.millis) / 1000
+    if s >= -60 && s < longestAge { return text(from: then, to: now) }
+    let d = zone.date(of: then)
+    return d.year == zone.date(of: now).year ? Clock.dayMonth(d) : "\(Clock.dayMonth(d)) \(d.year)"
   }
 }
 

@@ -6,7 +6,8 @@ public import WallboardCore
 /// the workspace has a database: follows the storage plugin's SQLite database, read-only.
 ///
 /// First the whole store as a `board.snapshot` of this source (its features, and upstream's
-/// workflow unless a source says otherwise); then, every `pollInterval`, `PRAGMA data_version`
+/// workflow unless a source says otherwise), dated when its data last changed (`newestChange`)
+/// and received at the read; then, every `pollInterval`, `PRAGMA data_version`
 /// (no table I/O) and, when it moved, the `change_log` rows after the cursor: each changed
 /// feature is read again and becomes one event (`feature.created` with the whole row, or
 /// `feature.deleted`), timed by its log row. The first snapshot of a database also carries each
@@ -176,14 +177,31 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     for p in problems {
       deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.name): \(p.problem)"))
     }
+    // Dated when the store's data last changed, received now.
+    let changed = try Self.newestChange(db, features: features, history: history, wholeLog: projects == nil)
     deliver(
       .event(
         Event(
-          origin: origin, time: now, receivedAt: now,
+          origin: origin, time: changed.map { min($0, now) } ?? now, receivedAt: now,
           body: .boardSnapshot(
             BoardSnapshot(
               features: features, workflows: definitions, history: history)))))
     return Set(features.map(\.key))
+  }
+
+  /// When the store's data last changed: the newest of its features' `updated_at` (else
+  /// `created_at`), their trail moves and — when every project is read (`wholeLog`) — the change
+  /// log's last row, which dates a delete too (the log names no project); nil when none says.
+  static func newestChange(
+    _ db: OrchestraDatabase, features: [Feature], history: [FeatureKey: [StatusMove]], wholeLog: Bool
+  ) throws(SQLiteError) -> Instant? {
+    var newest = wholeLog ? try db.lastChangeTime() : nil
+    for f in features {
+      for t in [f.updatedAt ?? f.createdAt, history[f.key]?.last?.at].compactMap({ $0 }) {
+        newest = max(newest ?? t, t)
+      }
+    }
+    return newest
   }
 
   /// One poll: nothing when `data_version` did not move; else the changes after the cursor.

@@ -141,6 +141,13 @@ public final class OrchestraDatabase {
     }
   }
 
+  /// The time of the last change-log row (a delete's too); nil without a change log, a row or a
+  /// time that reads.
+  public func lastChangeTime() throws(SQLiteError) -> Instant? {
+    guard hasChangeLog else { return nil }
+    return try db.scalar("SELECT timestamp FROM change_log ORDER BY id DESC LIMIT 1")?.text.flatMap(Self.instant)
+  }
+
   /// The last change-log id (0 when empty); nil without a change log.
   public func lastChange() throws(SQLiteError) -> Int64? {
     guard hasChangeLog else { return nil }

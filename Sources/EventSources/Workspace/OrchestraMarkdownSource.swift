@@ -19,10 +19,12 @@ protocol ChangeWaiting: Sendable {
 /// follows the markdown tree `<ws>/.projects/` that plugin-storage-markdown writes.
 ///
 /// First the whole tree as a `board.snapshot` of this source (its features, upstream's
-/// workflow), live with a detail naming the tree (and the `export_markdown` variant); offline,
-/// saying so, until `.projects/` appears. Then, on every change (debounced), one event per
-/// changed feature file — `feature.created` with the whole feature, or `feature.deleted` for a
-/// removed file of a feature it showed — timed by the file's `updated_at`, else its mtime. A
+/// workflow), dated when the tree's data last changed (its newest `updated_at`, file time or
+/// trail move) and received at the read; live with a detail naming the tree (and the
+/// `export_markdown` variant); offline, saying so, until `.projects/` appears. Then, on every
+/// change (debounced), one event per changed feature file — `feature.created` with the whole
+/// feature, or `feature.deleted` for a removed file of a feature it showed — timed by the
+/// file's `updated_at`, else its mtime (a removal by the look that finds it). A
 /// half-written file is read again before it is reported (see `MarkdownFollower`). Live every
 /// few seconds while quiet; idle, it only waits (and looks again every `rescanInterval`, or
 /// less often on a large tree).
@@ -195,6 +197,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     var features: [Feature] = []
     var history: [FeatureKey: [StatusMove]] = [:]
     var variant = MarkdownWorkspace.Variant.plugin
+    /// When the tree's data last changed: its newest `updated_at` (else file time) or trail move.
+    var newest: Instant?
     for p in listing.problems { deliver(.rejected(origin: origin, at: at, reason: p.description)) }
     for o in outputs {
       switch o {
@@ -206,16 +210,21 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
           AuditTrail.parse(r.body, tail: r.bodyTruncated), createdAt: r.feature.createdAt,
           updatedAt: r.feature.updatedAt, status: r.feature.status, initialState: initialState, now: at)
         if !moves.isEmpty { history[r.feature.key] = moves }
+        for t in [r.feature.updatedAt ?? r.modified, moves.last?.at].compactMap({ $0 }) {
+          newest = max(newest ?? t, t)
+        }
       case .rejected(let p): deliver(.rejected(origin: origin, at: at, reason: p.description))
       case .deleted: break
       }
     }
     if variant == .plugin && tree.hasExportedProject(listing) { variant = .exportMarkdown }
     features.sort { $0.key < $1.key }
+    // Dated when the data last changed (never after the read; the read for a tree without
+    // features), received now.
     deliver(
       .event(
         Event(
-          origin: origin, time: at, receivedAt: at,
+          origin: origin, time: newest.map { min($0, at) } ?? at, receivedAt: at,
           body: .boardSnapshot(
             BoardSnapshot(
               features: features, workflows: definitions, history: history)))))
@@ -244,6 +253,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         let time = r.feature.updatedAt ?? r.modified
         deliver(.event(Event(origin: origin, time: time, receivedAt: at, body: .featureCreated(r.feature))))
       case .deleted(let id, let project, _):
+        // A removed file leaves no time of its own: the look that finds it dates it (while the
+        // tree is followed, within about a second of the removal; the safety look within a minute).
         deliver(
           .event(Event(origin: origin, time: at, receivedAt: at, body: .featureDeleted(id: id, project: project))))
       case .rejected(let p):
