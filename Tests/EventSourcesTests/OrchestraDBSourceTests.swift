@@ -239,4 +239,35 @@ struct OrchestraDBPollTests {
     _ = board.board()
     #expect(board.snapshots == snapshots, "the change came through its log row, not a full read")
   }
+
+  /// A row that cannot be read is said on the source's line for as long as it stays so, first by
+  /// project and id, and the line is the store's alone again once it reads.
+  @Test func anUnreadableRowIsOnTheSourcesLineUntilItReads() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.write(id: "FEAT-A", status: "todo")
+    try ws.write(id: "FEAT-B", status: "todo", labels: "not json")
+    let (source, board) = Self.follow(ws.path, interval: 0.1)
+    defer { source.stop() }
+    let base = "SQLite \(ws.path)"
+    let bad = "1 feature row unreadable: web/FEAT-B: labels are not a JSON list of strings: not json · \(base)"
+    #expect(
+      board.wait(5) { $0.origins[source.origin]?.connectionDetail == bad },
+      "\(board.board().origins[source.origin]?.connectionDetail ?? "-")")
+    #expect(board.board().features.count == 1, "the other row is read")
+
+    // A second bad row by the change log: counted, the first still named.
+    try ws.write(id: "FEAT-C", status: "todo", labels: "[1]", at: "2026-11-04T10:00:00Z")
+    #expect(
+      board.wait(3) {
+        $0.origins[source.origin]?.connectionDetail?.hasPrefix("2 feature rows unreadable: web/FEAT-B:") == true
+      }, "\(board.board().origins[source.origin]?.connectionDetail ?? "-")")
+
+    // Both mended: the line is the store's again, said at once.
+    try ws.write(id: "FEAT-B", status: "todo", at: "2026-11-04T10:01:00Z")
+    try ws.write(id: "FEAT-C", status: "done", at: "2026-11-04T10:02:00Z")
+    #expect(
+      board.wait(3) { $0.origins[source.origin]?.connectionDetail == base && $0.features.count == 3 },
+      "\(board.board().origins[source.origin]?.connectionDetail ?? "-")")
+  }
 }

@@ -73,7 +73,13 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   /// What the follower holds between polls.
   struct Following {
     var db: OrchestraDatabase
-    var detail: String
+    /// The store's own detail (its path, whether it has a change log).
+    var base: String
+    /// The rows that cannot be read now, by feature: said first in the detail until they read
+    /// again or are gone.
+    var unreadable: [FeatureKey: OrchestraDatabase.RowProblem] = [:]
+    /// The live detail: the rows that cannot be read now, then the store.
+    var detail: String { OrchestraDBSource.detail(base, unreadable: unreadable) }
     /// Features this source has delivered and not deleted: only those get a `feature.deleted`.
     var known: Set<FeatureKey>
     var inode: UInt64
@@ -151,16 +157,27 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     let version = try db.dataVersion()
     let cursor = try db.lastChange()
     let now = clock()
-    let known = try snapshot(db, at: now, deliver, backfill: true)
+    let (known, unreadable) = try snapshot(db, at: now, deliver, backfill: true)
     var shown = detail
     if !db.hasChangeLog { shown += " · no change log: read in full on every change" }
-    deliver(.connection(origin: origin, status: .live, at: now, detail: shown))
-    return Following(
-      db: db, detail: shown, known: known, inode: Self.inode(path), dataVersion: version, cursor: cursor,
-      fingerprint: try db.fingerprint(), fingerprintAt: Monotonic.seconds(), aliveAt: Monotonic.seconds())
+    let f = Following(
+      db: db, base: shown, unreadable: unreadable, known: known, inode: Self.inode(path), dataVersion: version,
+      cursor: cursor, fingerprint: try db.fingerprint(), fingerprintAt: Monotonic.seconds(),
+      aliveAt: Monotonic.seconds())
+    deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
+    return f
   }
 
-  /// Delivers the whole store as this source's snapshot; returns the ids it holds. With
+  /// "2 feature rows unreadable: web/FEAT-X: labels are not a JSON list … · SQLite /ws/…db": how
+  /// many rows cannot be read and the first by project and id, before the store's detail.
+  static func detail(_ base: String, unreadable: [FeatureKey: OrchestraDatabase.RowProblem]) -> String {
+    guard let first = unreadable.min(by: { $0.key < $1.key })?.value else { return base }
+    let rows = unreadable.count == 1 ? "1 feature row" : "\(unreadable.count) feature rows"
+    return "\(rows) unreadable: \(first.name): \(first.problem) · \(base)"
+  }
+
+  /// Delivers the whole store as this source's snapshot; returns the features it holds and the
+  /// rows it could not read. With
   /// `backfill` (the first snapshot of a database), the snapshot carries each feature's past from
   /// its audit trail; a resync of the same database needs none (the board has it already).
   @discardableResult
@@ -168,13 +185,15 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     _ db: OrchestraDatabase, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void,
     backfill: Bool = false
   )
-    throws(SQLiteError) -> Set<FeatureKey>
+    throws(SQLiteError) -> (known: Set<FeatureKey>, unreadable: [FeatureKey: OrchestraDatabase.RowProblem])
   {
     let (definitions, initialState, workflowProblems) = workflows.load()
     for p in workflowProblems { deliver(.rejected(origin: origin, at: now, reason: p)) }
     let (features, problems, history) = try db.features(
       projects: projects, history: backfill ? (now, initialState) : nil)
+    var unreadable: [FeatureKey: OrchestraDatabase.RowProblem] = [:]
     for p in problems {
+      unreadable[FeatureKey(project: p.project, id: p.id)] = p
       deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.name): \(p.problem)"))
     }
     // Dated when the store's data last changed, received now.
@@ -186,7 +205,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           body: .boardSnapshot(
             BoardSnapshot(
               features: features, workflows: definitions, history: history)))))
-    return Set(features.map(\.key))
+    return (Set(features.map(\.key)), unreadable)
   }
 
   /// When the store's data last changed: the newest of its features' `updated_at` (else
@@ -212,11 +231,13 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     let now = clock()
     let version = try f.db.dataVersion()
     let fingerprintDue = Monotonic.seconds() - f.fingerprintAt >= fingerprintInterval
+    let said = f.detail
     if version != f.dataVersion || fingerprintDue || f.unexplained {
       try read(&f, at: now, deliver)
       f.dataVersion = version
     }
-    if Monotonic.seconds() - f.aliveAt >= 5 {
+    // A row that became unreadable, or readable again: said at once.
+    if Monotonic.seconds() - f.aliveAt >= 5 || f.detail != said {
       deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
       f.aliveAt = Monotonic.seconds()
     }
@@ -241,6 +262,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
         // The log names an id alone; a store whose ids are unique only within a project may
         // hold it in several.
         var present: Set<FeatureKey> = []
+        for key in f.unreadable.keys where key.id == c.entityID { f.unreadable[key] = nil }
         for row in try f.db.features(id: c.entityID) {
           switch row {
           case .success(let feature):
@@ -250,6 +272,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
             deliver(.event(Event(origin: origin, time: time, receivedAt: now, body: .featureCreated(feature))))
           case .failure(let p):
             present.insert(FeatureKey(project: p.project, id: p.id))
+            f.unreadable[FeatureKey(project: p.project, id: p.id)] = p
             deliver(.rejected(origin: origin, at: now, reason: "\(f.db.path): feature \(p.name): \(p.problem)"))
           }
         }
@@ -287,7 +310,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   ) throws(SQLiteError) {
     let cursor = try f.db.lastChange()
     let fp = try f.db.fingerprint()
-    f.known = try snapshot(f.db, at: now, deliver)
+    (f.known, f.unreadable) = try snapshot(f.db, at: now, deliver)
     f.cursor = cursor
     f.fingerprint = fp
     f.fingerprintAt = Monotonic.seconds()
