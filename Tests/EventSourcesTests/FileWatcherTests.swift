@@ -19,7 +19,7 @@ func collect(_ watcher: FileWatcher, until path: String, within: Double = 5) -> 
 
 /// Appends `text` to the file at `path` (creating it).
 func append(_ text: String, to path: String) throws {
-  if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+  if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
   let h = try #require(FileHandle(forWritingAtPath: path))
   h.seekToEndOfFile()
   h.write(Data(text.utf8))

@@ -46,13 +46,13 @@ struct WorkspaceTests {
     // The hash rule's database.
     let hashed = locator.hashedDatabase(for: ws.path)
     #expect(hashed.hasSuffix(".db") && hashed.count == db.path.count + 1 + 16 + 3)
-    FileManager.default.createFile(atPath: hashed, contents: Data())
+    _ = FileManager.default.createFile(atPath: hashed, contents: Data())
     found = locator.locate(workspace: ws.path + "/")
     #expect(found.store == .database(hashed))
     #expect(found.detail == "SQLite \(hashed)")
     // index.json, as the plugin writes it (sorted keys, 2-space indent, no final newline), maps
     // another hash to the workspace (the standalone binary's "." registration): it wins.
-    FileManager.default.createFile(atPath: db.appendingPathComponent("0123456789abcdef.db").path, contents: Data())
+    _ = FileManager.default.createFile(atPath: db.appendingPathComponent("0123456789abcdef.db").path, contents: Data())
     try "{\n  \"0123456789abcdef\": \"\(ws.path)\",\n  \"ffffffffffffffff\": \"/elsewhere\"\n}".write(
       to: db.appendingPathComponent("index.json"), atomically: true, encoding: .utf8)
     found = locator.locate(workspace: ws.path)

@@ -22,8 +22,8 @@ public enum Command {
     let scratch = FileManager.default.temporaryDirectory
     let out = scratch.appendingPathComponent("wallboard-command-out-\(UUID().uuidString)")
     let err = scratch.appendingPathComponent("wallboard-command-err-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
     defer {
       try? FileManager.default.removeItem(at: out)
       try? FileManager.default.removeItem(at: err)

@@ -8,7 +8,7 @@ struct TreeMaker {
   var random: TestRandom
   static let strings = ["", "a", "FEAT-1", "héllo", "日本語", "🎉 emoji", "quote \" and \\", "tab\tnew\nline", "\u{0}"]
   static let numbers: [Double] = [
-    0, -0.0, 1, -1, 0.5, -2.5, 1e300, -1e300, 9_007_199_254_740_993, .leastNonzeroMagnitude,
+    0, -0.0, 1, -1, 0.5, -2.5, 1e300, -1e300, 9_007_199_254_740_992, .leastNonzeroMagnitude,
     .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 123_456_789.125,
   ]
 
