@@ -45,7 +45,10 @@ struct HeaderABITests {
       ])
     layout(
       "SDL_Surface",
-      ["flags", "format", "w", "h", "pitch", "pixels", "userdata", "locked", "list_blitmap", "clip_rect", "map", "refcount"]
+      [
+        "flags", "format", "w", "h", "pitch", "pixels", "userdata", "locked", "list_blitmap", "clip_rect", "map",
+        "refcount",
+      ]
     )
     layout("SDL_Keysym", ["scancode", "sym", "mod", "unused"])
     layout("SDL_KeyboardEvent", ["type", "timestamp", "windowID", "state", "repeat", "keysym"])
