@@ -8,13 +8,19 @@ BUILD_FLAGS ?=
 # Release builds link the Swift runtime and Foundation statically: the binary needs no toolchain.
 RELEASE_FLAGS ?= --static-swift-stdlib
 CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
-# Debian packages the build links (all that `make build`, `make run` and `make install` need).
-BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsdl2-dev libsqlite3-dev libdrm-dev
+# Debian packages the build links (all that `make build` and `make install` need). SDL2 is not
+# among them: its ABI is declared in Sources/CSDL2/shim.h and the library is opened at run time,
+# so a board on DRM, the framebuffer, a terminal or a file never needs it (nor the Mesa, LLVM,
+# X11 and Wayland development packages libsdl2-dev would bring).
+BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsqlite3-dev libdrm-dev
+# The library a window needs at run time: `make run` shows one on a desktop, and the SDL tests
+# open windows (dummy driver, Xvfb).
+WINDOW_PACKAGES := libsdl2-2.0-0
 # Debian packages only the tests use: Python with Pillow (an independent PNG decoder) and
 # protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
 # server for the SDL window tests) with xwininfo/xprop (x11-utils), xdotool and a window
 # manager (openbox) for the fullscreen tests.
-TEST_PACKAGES := python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox
+TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox
 # Debian packages `make vm-test` uses: QEMU, a static busybox for the guest, kmod (depmod and
 # modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
 # fetched with apt-get download into .build/vm-test, never installed.
@@ -39,13 +45,17 @@ install_packages = missing=""; for p in $(1); do \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: all deps test-deps build release run test vm-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
+.PHONY: all deps run-deps test-deps build release run test vm-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
 
 all: build
 
 # Installs the missing Debian packages the build needs.
 deps:
 	@$(call install_packages,$(BUILD_PACKAGES))
+
+# Installs the missing Debian packages the build and a window need.
+run-deps:
+	@$(call install_packages,$(BUILD_PACKAGES) $(WINDOW_PACKAGES))
 
 # Installs the missing Debian packages the build and the tests need (one apt-get update at most).
 test-deps:
@@ -59,7 +69,7 @@ release:
 
 # Builds and shows the board: the sources ARGS names, else the built-in simulated team (the
 # board's own default; a `--source` in ARGS replaces it, and its journal is that set's own).
-run: deps
+run: run-deps
 	$(SWIFT) build -c $(CONFIG) --product wallboard $(CONFIG_FLAGS)
 	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/wallboard" run $(ARGS)
 

@@ -34,9 +34,10 @@ let package = Package(
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-    // SDL2's headers only (no pkg-config: that would link it): the library is opened with dlopen
-    // when a window is, so other displays never load it (Sources/CSDL2/shim.h).
-    .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+    // SDL2's ABI, declared in Sources/CSDL2/shim.h (no headers, no pkg-config: that would link it):
+    // the library (libsdl2-2.0-0) is opened with dlopen when a window is, so other displays never
+    // load it and building needs nothing of SDL2.
+    .systemLibrary(name: "CSDL2"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // The one module that imports SQLite: connections, prepared statements, typed errors.
     .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),

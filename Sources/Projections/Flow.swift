@@ -168,11 +168,11 @@ extension Flow {
     var permutation: [Int] = []
     let oldSpellings = Dictionary(grouping: extraOrder.filter { wf.state($0) != nil }.sorted()) { wf.state($0)!.id }
     for (i, ws) in wf.states.enumerated() {
-      states.append(FlowState(id: ws.id, label: ws.label, known: true, done: ws.done))
+      states.append(FlowState(id: ws.id, label: StateLabel.display(ws.label), known: true, done: ws.done))
       permutation.append(i)
       for old in oldSpellings[ws.id] ?? [] {
         states.append(
-          FlowState(id: old, label: old, known: true, done: ws.done, countsAs: ws.id))
+          FlowState(id: old, label: StateLabel.display(old), known: true, done: ws.done, countsAs: ws.id))
         permutation.append(columnOf[old]!)
       }
     }
@@ -180,7 +180,7 @@ extension Flow {
     var order = state.statusOrder.filter(unknown.contains)
     order += unknown.subtracting(order).sorted()
     for u in order {
-      states.append(FlowState(id: u, label: u, known: false, done: false))
+      states.append(FlowState(id: u, label: StateLabel.display(u), known: false, done: false))
       permutation.append(columnOf[u]!)
     }
     let flowDays = dates.indices.map { d in

@@ -11,7 +11,8 @@ public struct Tally: Hashable, Sendable {
   public var known: Bool
   /// For an old spelling the workflow still reads (upstream's `backlog`, `documented`…): the
   /// state it counts as. Such a status is tallied under its own name, as stored, right after
-  /// that state — never silently renamed.
+  /// that state — never silently renamed (its `label` is that name as every state's is shown,
+  /// `StateLabel.display`).
   public var countsAs: String?
 
   public init(
@@ -90,12 +91,14 @@ extension Tally {
     for s in wf.states {
       out.append(
         Tally(
-          state: s.id, label: s.label, count: byState[s.id]?.0 ?? 0, points: byState[s.id]?.1 ?? 0,
+          state: s.id, label: StateLabel.display(s.label), count: byState[s.id]?.0 ?? 0, points: byState[s.id]?.1 ?? 0,
           terminal: s.terminal, known: true))
       for old in oldSpellings[s.id] ?? [] {
         guard let (count, points) = byState[old] else { continue }
         out.append(
-          Tally(state: old, label: old, count: count, points: points, terminal: s.terminal, known: true, countsAs: s.id)
+          Tally(
+            state: old, label: StateLabel.display(old), count: count, points: points, terminal: s.terminal, known: true,
+            countsAs: s.id)
         )
       }
     }
@@ -104,7 +107,9 @@ extension Tally {
     order += unknown.keys.filter { !order.contains($0) }.sorted()
     for s in order {
       out.append(
-        Tally(state: s, label: s, count: unknown[s]!.0, points: unknown[s]!.1, terminal: false, known: false))
+        Tally(
+          state: s, label: StateLabel.display(s), count: unknown[s]!.0, points: unknown[s]!.1, terminal: false,
+          known: false))
     }
     return out
   }
@@ -135,7 +140,9 @@ extension Progress {
     }
     let total = scope.features.count
     let percent = total == 0 ? 0 : (1000 * Double(completed) / Double(total)).rounded() / 10
-    let closedStates = wf.states.compactMap { s in closed[s.id].map { Closed(state: s.id, label: s.label, count: $0) } }
+    let closedStates = wf.states.compactMap { s in
+      closed[s.id].map { Closed(state: s.id, label: StateLabel.display(s.label), count: $0) }
+    }
     return Progress(
       total: total, done: done, completed: completed, percent: percent, totalPoints: pts, donePoints: donePts,
       completedPoints: completedPts, closed: closedStates)

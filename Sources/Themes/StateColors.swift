@@ -8,15 +8,24 @@ public struct StateColors: Hashable, Sendable {
     case color(RGBA)
     /// A token of the theme in use (`in-progress` is the theme's `accent`).
     case themeToken(ThemeToken)
+    /// A colour of the theme's own syntax palette, by name (`purple`).
+    case syntaxColor(String)
   }
 
   /// The listed states, by normalised state id (`in-progress`).
   public var listed: [String: Source]
+  /// Where one theme's colour for a state differs from `listed`: theme id → state id → source
+  /// (`state.in-progress.solarized-light = syntax.purple`, where the accent would look like `todo`).
+  /// A theme that is not loaded simply never asks.
+  public var perTheme: [String: [String: Source]]
   /// The syntax palettes by name, for states that are not listed.
   public var palettes: [String: SyntaxPalette]
 
-  public init(listed: [String: Source], palettes: [String: SyntaxPalette]) {
+  public init(
+    listed: [String: Source], perTheme: [String: [String: Source]] = [:], palettes: [String: SyntaxPalette]
+  ) {
     self.listed = listed
+    self.perTheme = perTheme
     self.palettes = palettes
   }
 
@@ -25,16 +34,25 @@ public struct StateColors: Hashable, Sendable {
   /// A state that is not listed takes one of the theme's syntax palette's `seriesColors`,
   /// chosen by the 64-bit FNV-1a hash of the id's UTF-8 bytes: the same colour for the same
   /// name in every run and on every machine. The theme's palette must be in `palettes`.
+  /// A state this theme gives a colour of its own (`perTheme`) takes that one.
   public func color(forState state: String, theme: Theme) -> RGBA {
-    switch listed[state] {
-    case .color(let color)?: return color
-    case .themeToken(let token)?: return theme[token]
-    case nil:
+    func palette() -> SyntaxPalette {
       guard let palette = palettes[theme.syntax] else {
         preconditionFailure(
           "theme \(theme.id) names syntax palette \(theme.syntax), which is not loaded")
       }
-      let series = palette.seriesColors
+      return palette
+    }
+    switch perTheme[theme.id]?[state] ?? listed[state] {
+    case .color(let color)?: return color
+    case .themeToken(let token)?: return theme[token]
+    case .syntaxColor(let name)?:
+      guard let color = palette()[name] else {
+        preconditionFailure("syntax palette \(theme.syntax) has no colour \(name)")
+      }
+      return color
+    case nil:
+      let series = palette().seriesColors
       let offset = Int(Self.fnv1a(state) % UInt64(series.count))
       return series[series.startIndex + offset]
     }

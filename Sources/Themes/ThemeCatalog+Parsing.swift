@@ -40,7 +40,10 @@ extension ThemeCatalog {
         }
         _ = try color(line, in: tokens)
       case "state":
-        guard parts.count == 2, TokenFile.isName(parts[1]) else {
+        // `state.<state>` or, for one theme, `state.<state>.<theme>`.
+        guard parts.count == 2, parts[1].split(separator: ".", omittingEmptySubsequences: false).count <= 2,
+          parts[1].split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ TokenFile.isName(String($0)) })
+        else {
           throw tokens.error(line, .unknownKey)
         }
         stateLines.append(line)
@@ -70,21 +73,28 @@ extension ThemeCatalog {
       info: semanticColors[3])
 
     var listed: [String: StateColors.Source] = [:]
+    var perTheme: [String: [String: StateColors.Source]] = [:]
     for line in stateLines {
-      let state = String(line.key.dropFirst("state.".count))
+      let names = line.key.dropFirst("state.".count).split(separator: ".").map(String.init)
+      let source: StateColors.Source
       if let color = RGBA(hex: line.value) {
-        listed[state] = .color(color)
+        source = .color(color)
       } else if let color = semantic[line.value] {
-        listed[state] = .color(color)
+        source = .color(color)
       } else if let token = ThemeToken(rawValue: line.value) {
-        listed[state] = .themeToken(token)
+        source = .themeToken(token)
+      } else if line.value.hasPrefix("syntax."),
+        SyntaxPalette.colorNames.contains(String(line.value.dropFirst("syntax.".count)))
+      {
+        source = .syntaxColor(String(line.value.dropFirst("syntax.".count)))
       } else {
         throw tokens.error(line, .badStateColor(line.value))
       }
+      if names.count == 2 { perTheme[names[1], default: [:]][names[0]] = source } else { listed[names[0]] = source }
     }
     return PaletteTokens(
       palettes: palettes, semantic: semantic,
-      states: StateColors(listed: listed, palettes: palettes))
+      states: StateColors(listed: listed, perTheme: perTheme, palettes: palettes))
   }
 
   /// Parses `variants.tokens`; the variants in the order they first appear.

@@ -90,7 +90,8 @@ public struct ThemeLoadError: Error, Hashable, Sendable, CustomStringConvertible
       "no syntax palette \"\(name)\" in palettes.tokens (known: \(known.joined(separator: ", ")))"
     case .badStateColor(let value):
       "\"\(value)\" is not a colour, a semantic colour (\(SemanticColors.names.joined(separator: ", "))) "
-        + "or a theme colour token (\(ThemeToken.allCases.map(\.rawValue).joined(separator: ", ")))"
+        + "a theme colour token (\(ThemeToken.allCases.map(\.rawValue).joined(separator: ", "))) "
+        + "or a colour of the theme's syntax palette (syntax.blue … syntax.error)"
     case .orderNamesMissingFile(let id): "lists \"\(id)\", but there is no \(id).theme"
     case .listedTwice(let id, let first): "lists \"\(id)\" again (first on line \(first))"
     case .notInOrder(let id): "theme \"\(id)\" is not listed in ORDER"

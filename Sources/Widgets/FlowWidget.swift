@@ -98,7 +98,7 @@ public struct FlowWidget: Widget {
     let size = style.size(.small)
     let today = f.days.last!.counts
     let swatch = style.u(16)
-    let labels = stack.map { f.states[$0].known ? f.states[$0].label : "\(f.states[$0].id) (unknown)" }
+    let labels = stack.map { f.states[$0].known ? f.states[$0].label : "\(f.states[$0].label) (unknown)" }
     let countWidth = painter.width(String(today.max() ?? 0), size: size, bold: true, tabular: true)
     let longest = labels.map { painter.width($0, size: size) }.max() ?? 0
     let width = Swift.min(content.width * 0.38, swatch + style.u(8) + longest + style.u(12) + countWidth + 2)

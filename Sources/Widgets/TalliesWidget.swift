@@ -83,7 +83,7 @@ public struct TalliesWidget: Widget {
   }
 
   /// A state's name as its row says it.
-  static func label(_ tally: Tally) -> String { tally.known ? tally.label : "\(tally.state) (unknown)" }
+  static func label(_ tally: Tally) -> String { tally.known ? tally.label : "\(tally.label) (unknown)" }
 
   /// " · 24 pt": a count's points, said after it.
   static func points(_ tally: Tally) -> String { " · \(Numbers.short(tally.points)) pt" }

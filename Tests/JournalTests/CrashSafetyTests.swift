@@ -87,7 +87,7 @@ struct CrashSafetyTests {
       #expect(Self.waitForInputs(journal, after: before, seconds: 20), "round \(round): nothing ingested")
       Thread.sleep(forTimeInterval: 0.05 + Double(random.below(1500)) / 1000)
       kill(p.processIdentifier, SIGKILL)
-      p.waitUntilExit()
+      Deadline.wait(for: p, timeout: 10)
       #expect(p.terminationReason == .uncaughtSignal)
       let seqs = try Self.check(journal, "round \(round)")
       // What it holds is what the file said, in its order, from the start: each run read it
@@ -113,8 +113,9 @@ struct CrashSafetyTests {
     // The rest, and the stop at once after it: some of it is in the board, some still in the pipe.
     writer.write((lines.dropFirst(40_000).joined(separator: "\n") + "\n").data(using: .utf8)!)
     kill(p.processIdentifier, SIGTERM)
-    p.waitUntilExit()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    Deadline.wait(for: p, timeout: 60)
+    let message = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)
     #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(message)")
     let seqs = try Self.check(journal, "after SIGTERM")
     #expect(seqs == Array(1...Int64(seqs.count)), "a prefix of what was sent, in order")
@@ -138,7 +139,7 @@ struct CrashSafetyTests {
     inspect.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "PATH": "/usr/bin:/bin"]
     inspect.standardOutput = FileHandle.nullDevice
     try inspect.run()
-    inspect.waitUntilExit()
+    Deadline.wait(for: inspect, timeout: 60)
     try #require(inspect.terminationStatus == 0)
     for (sources, marked) in [([String](), true), (["--source", "jsonl:\(events)"], false)] {
       let p = Process()
@@ -162,7 +163,7 @@ struct CrashSafetyTests {
         #expect(frames.last.map { !$0.contains("Last known board") } == true, "a live source ends the mark")
       }
       p.terminate()
-      p.waitUntilExit()
+      Deadline.wait(for: p, timeout: 30)
     }
   }
 }

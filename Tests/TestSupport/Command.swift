@@ -55,12 +55,13 @@ public enum Command {
     return !process.isRunning
   }
 
-  /// Stops `process`: SIGTERM, SIGKILL when it is still running `grace` seconds later, then reaps
-  /// it (the wait after SIGKILL is bounded too, by the kernel).
+  /// Stops `process`: SIGTERM, SIGKILL to its process group when it is still running `grace`
+  /// seconds later (`Deadline.kill`), then reaps it (the wait after SIGKILL is bounded too, by the
+  /// kernel).
   public static func stop(_ process: Process, grace: Double = 2) {
     guard process.isRunning else { return }
     process.terminate()
-    if !wait(for: process, timeout: grace) { kill(process.processIdentifier, SIGKILL) }
+    if !wait(for: process, timeout: grace) { Deadline.kill(process) }
     process.waitUntilExit()
   }
 }

@@ -82,13 +82,11 @@ public final class OrchestraPeer: @unchecked Sendable {
     self.lines = LineBuffer(reading: stdout.fileHandleForReading)
 
     guard let first = lines.next(until: Date(timeIntervalSinceNow: startTimeout)) else {
-      process.terminate()
-      process.waitUntilExit()
+      Command.stop(process)
       throw Failure.didNotStart("no PORT line within \(startTimeout) s")
     }
     guard first.hasPrefix("PORT "), let port = Int(first.dropFirst(5)) else {
-      process.terminate()
-      process.waitUntilExit()
+      Command.stop(process)
       throw Failure.didNotStart("first line was \(first)")
     }
     self.port = port
@@ -122,11 +120,11 @@ public final class OrchestraPeer: @unchecked Sendable {
       try? input.close()
       let deadline = Date(timeIntervalSinceNow: 2)
       while process.isRunning && Date() < deadline { usleep(10_000) }
-      if process.isRunning { process.terminate() }
     } else {
       try? input.close()
     }
-    process.waitUntilExit()
+    // Still there: SIGTERM, then SIGKILL to its group, each bounded.
+    Command.stop(process)
   }
 }
 

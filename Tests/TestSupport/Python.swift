@@ -1,4 +1,5 @@
 public import Foundation
+import Testing
 
 /// Runs Python for tests that want an independent implementation (Pillow, Google's protobuf).
 public enum Python {
@@ -11,8 +12,9 @@ public enum Python {
   public static var interpreter: String { ProcessInfo.processInfo.environment["WALLBOARD_PYTHON"] ?? "python3" }
 
   /// Runs `python3 -B <arguments>` (no `__pycache__` left in the tree) with `input` on stdin;
-  /// returns stdout, throws with stderr.
-  public static func run(_ arguments: [String], input: Data = Data()) throws -> Data {
+  /// returns stdout, throws with stderr. Still running after `timeout` seconds, it is killed and
+  /// the test fails (`Deadline`).
+  public static func run(_ arguments: [String], input: Data = Data(), timeout: Double = 120) throws -> Data {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = [interpreter, "-B"] + arguments
@@ -29,9 +31,10 @@ public enum Python {
       try? inPipe.fileHandleForWriting.close()
     }
     writer.start()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    let output = Deadline.output(
+      of: [out.fileHandleForReading, err.fileHandleForReading], process: p, timeout: timeout,
+      command: "\(interpreter) \(arguments.joined(separator: " "))")
+    let (data, errData) = (output[0], output[1])
     guard p.terminationStatus == 0 else {
       throw Failed(
         description:

@@ -1,4 +1,5 @@
 internal import Foundation
+import Testing
 
 /// A second process, one of the Python writers under `Tests/WorkspaceWriter/`, spoken to one
 /// JSON command a line: it answers with lines, the last `OK …` (or `ERR …`, thrown).
@@ -33,11 +34,12 @@ final class WriterProcess {
 
   deinit { stop() }
 
-  /// Ends the writer: its standard input closes, and it is waited for.
+  /// Ends the writer: its standard input closes, and it is waited for, at most 10 s (then killed,
+  /// and the test fails: `Deadline`).
   func stop() {
     guard process.isRunning else { return }
     try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
+    Deadline.wait(for: process, timeout: 10, command: "\(name).py")
   }
 
   /// Sends one command; returns the lines before its `OK`, throws on `ERR`.

@@ -83,7 +83,12 @@ public final class XServer {
     let managed = try waitUntil(timeout: timeout) {
       try run("xprop", package: "x11-utils", ["-root", "_NET_SUPPORTING_WM_CHECK"]).contains("window id")
     }
-    guard managed else { throw Failure("openbox did not manage \(display) within \(timeout) s") }
+    guard managed else {
+      // Not left running until the server goes: stopped now, each wait bounded.
+      Command.stop(p)
+      windowManager = nil
+      throw Failure("openbox did not manage \(display) within \(timeout) s")
+    }
   }
 
   /// The environment for a client of this server: `DISPLAY` and a `PATH`.

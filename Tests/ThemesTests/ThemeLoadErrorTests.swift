@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import Testing
 import Themes
 
@@ -99,6 +100,20 @@ struct ThemeLoadErrorTests {
     #expect(tokens.states.listed["in-progress"] == .themeToken(.accent))
     #expect(tokens.states.listed["done"] == .color(tokens.semantic.success))
 
+    // One theme's own colour for a state, possibly from its syntax palette.
+    let perTheme = try ThemeCatalog.parse(
+      paletteFile: valid + "state.in-progress.nord = syntax.purple\nstate.todo.nord = #123456\n", file: path)
+    #expect(
+      perTheme.states.perTheme["nord"] == [
+        "in-progress": .syntaxColor("purple"), "todo": .color(RGBA(hex: "#123456")!),
+      ])
+    #expect(perTheme.states.listed["in-progress"] == .themeToken(.accent))
+    #expect(
+      error(valid + "state.todo.nord = syntax.pink")
+        == ThemeLoadError(file: path, line: 16, key: "state.todo.nord", reason: .badStateColor("syntax.pink")))
+    #expect(
+      error(valid + "state.todo.nord.x = #000000")
+        == ThemeLoadError(file: path, line: 16, key: "state.todo.nord.x", reason: .unknownKey))
     #expect(
       error(valid + "state.todo = bluish")
         == ThemeLoadError(file: path, line: 16, key: "state.todo", reason: .badStateColor("bluish"))
@@ -172,6 +187,16 @@ struct ThemeLoadErrorTests {
   @Test func validDirectoryAssembles() throws {
     let catalog = try ThemeCatalog.assemble(directory: "assets/themes", files: Fixtures.directory())
     #expect(catalog.themes.map(\.id) == ["nord"])
+  }
+
+  /// A directory may hold fewer themes than palettes.tokens names (as this one does).
+  @Test("a state colour for a theme the directory does not hold is not used")
+  func stateColourForAnAbsentTheme() throws {
+    var files = try Fixtures.directory()
+    files["palettes.tokens"]! += "\nstate.todo.frost = syntax.purple\n"
+    let catalog = try ThemeCatalog.assemble(directory: "assets/themes", files: files)
+    let nord = try #require(catalog.theme(id: "nord"))
+    #expect(catalog.color(forState: "todo", theme: nord).hex == "#3b82f6")
   }
 
   @Test("ORDER naming a missing file")

@@ -47,8 +47,9 @@ struct AutoDisplayTests {
     defer { if p.isRunning { p.terminate() } }
     _ = out.read(seconds: 20) { $0.contains("Progress:") || $0.count > 4096 }
     p.terminate()
-    p.waitUntilExit()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    Deadline.wait(for: p, timeout: 30)
+    let message = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)
     let lines = message.split(separator: "\n").filter { $0.hasPrefix("wallboard: display ") }
     #expect(lines.count == 1, "\(message)")
     #expect(lines.first?.contains("(no display server") == true, "\(message)")

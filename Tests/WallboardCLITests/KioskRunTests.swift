@@ -40,7 +40,7 @@ struct KioskRunTests {
     #expect(drawn, "the board appears in the file standing in for /dev/fb0")
     #expect(p.isRunning)
     p.terminate()
-    p.waitUntilExit()
+    Deadline.wait(for: p, timeout: 30)
     // SIGTERM is systemd's stop: the loop returns, the framebuffer is closed, the exit is 0.
     #expect(p.terminationReason == .exit && p.terminationStatus == 0)
   }
@@ -67,8 +67,8 @@ struct KioskRunTests {
     p.standardError = err
     p.standardOutput = err
     try p.run()
-    let output = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
+    let output = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 120), as: UTF8.self)
     // Complaints about other units on this machine are not ours; ours must be clean.
     let ours = output.split(separator: "\n").filter { $0.contains("wallboard.service") }
     #expect(ours.isEmpty, "\(output)")
@@ -87,8 +87,7 @@ struct KioskRunTests {
     let events = try Data(contentsOf: Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl"))
     input.fileHandleForWriting.write(events)
     try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    let out = Deadline.output(of: output.fileHandleForReading, process: p, timeout: 120)
     #expect(p.terminationStatus == 0)
     let text = String(decoding: out, as: UTF8.self)
     #expect(text.contains("\"name\": \"jsonl:-\""))

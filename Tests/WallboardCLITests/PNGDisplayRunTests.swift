@@ -66,7 +66,7 @@ struct PNGDisplayRunTests {
     let fed = Date()
     while !writer.isFinished && Date().timeIntervalSince(fed) < 10 { Thread.sleep(forTimeInterval: 0.01) }
     p.terminate()
-    p.waitUntilExit()
+    Deadline.wait(for: p, timeout: 30)
     #expect(p.terminationReason == .exit && p.terminationStatus == 0)
   }
 }

@@ -42,13 +42,10 @@ struct ProcessSignalTests {
     return (p, out, err)
   }
 
-  /// Waits up to `seconds` for `p` to end; false if it is still running.
-  static func waitForExit(_ p: Process, seconds: Double) -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
-    guard !p.isRunning else { return false }
-    p.waitUntilExit()
-    return true
+  /// Waits up to `seconds` for `p` to end; false (the board killed, the test failed: `Deadline`)
+  /// if it was still running.
+  static func waitForExit(_ p: Process, seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    Deadline.wait(for: p, timeout: seconds, sourceLocation: sourceLocation)
   }
 
   @Test func theTextBoardReachesAPipeAtOnce() throws {
@@ -58,7 +55,7 @@ struct ProcessSignalTests {
     let text = out.read(seconds: 3) { $0.contains("Progress:") }
     #expect(text.contains("Progress:"), "nothing reached the pipe within 3 s")
     p.terminate()
-    p.waitUntilExit()
+    Deadline.wait(for: p, timeout: 30)
   }
 
   @Test func autoWithADisplayThatCannotBeReachedFallsBackToTheConsole() throws {
@@ -78,8 +75,9 @@ struct ProcessSignalTests {
     let text = out.read(seconds: 20) { $0.contains("Progress:") }
     #expect(text.contains("Progress:"), "the text board is drawn instead")
     p.terminate()
-    p.waitUntilExit()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    Deadline.wait(for: p, timeout: 30)
+    let message = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)
     #expect(message.contains("using --display text"), "\(message)")
   }
 
@@ -89,9 +87,7 @@ struct ProcessSignalTests {
     defer { if p.isRunning { p.terminate() } }
     #expect(out.read(seconds: 10) { $0.contains("Progress:") }.contains("Progress:"))
     kill(p.processIdentifier, SIGINT)
-    let end = Date().addingTimeInterval(5)
-    while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
-    #expect(!p.isRunning, "SIGINT did not stop the board")
+    Deadline.wait(for: p, timeout: 5, command: "the board after SIGINT (SIGINT did not stop it)")
   }
 
   @Test(
@@ -105,7 +101,8 @@ struct ProcessSignalTests {
     try #require(Self.waitForExit(p, seconds: 10), "\(name) did not stop the board")
     #expect(p.terminationReason == .exit, "the board returned from its loop, not killed by \(name)")
     #expect(p.terminationStatus == status)
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)
     #expect(message == "wallboard: stopped by \(name)\n")
   }
 
@@ -136,7 +133,8 @@ struct ProcessSignalTests {
     try #require(Self.waitForExit(p, seconds: 10), "SIGTERM did not stop the board on \(display[0])")
     #expect(p.terminationReason == .exit, "the board returned from its loop on \(display[0])")
     #expect(p.terminationStatus == 0, "\(display[0])")
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)
     #expect(message.hasSuffix("wallboard: stopped by SIGTERM\n"), "\(message)")
   }
 
@@ -155,7 +153,8 @@ struct ProcessSignalTests {
     #expect(
       (first + rest).hasSuffix("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[16;1H\r\n"),
       "\((first + rest).suffix(40).debugDescription)")
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(
+      decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)
     #expect(message == "wallboard: stopped by SIGTERM\n")
   }
 }

@@ -28,10 +28,7 @@ struct RealStopSignalTests {
     p.standardOutput = try FileHandle(forWritingTo: output)
     p.standardError = FileHandle.nullDevice
     try p.run()
-    let end = Date().addingTimeInterval(60)
-    while p.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
-    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-    p.waitUntilExit()
+    Deadline.wait(for: p, timeout: 60)
     let codes = [90: "no terminal display", 91: "still alive after the second signal", 92: "the first stop was lost"]
     #expect(
       p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT,

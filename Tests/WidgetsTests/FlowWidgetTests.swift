@@ -83,7 +83,7 @@ struct FlowWidgetTests {
     #expect(!flow.states[stack.first!].known, "the state the workflow does not know is on top")
     for i in stack {
       let s = flow.states[i]
-      let label = s.known ? s.label : "\(s.id) (unknown)"
+      let label = s.known ? s.label : "\(s.label) (unknown)"
       let at = try #require(texts.firstIndex(of: label), "legend names \(label)")
       #expect(texts[at + 1] == String(flow.days.last!.counts[i]), "\(label)'s count today")
     }
