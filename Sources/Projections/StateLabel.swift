@@ -1,3 +1,5 @@
+public import WallboardCore
+
 /// How the board names a workflow state: one rule for every state, whether its name is the
 /// workflow's label, an old spelling the workflow still reads or a status it does not know.
 public enum StateLabel {
@@ -11,5 +13,13 @@ public enum StateLabel {
     let spaced = String(raw.map { $0 == "-" || $0 == "_" ? " " : $0 })
     guard let first = spaced.first else { return spaced }
     return first.uppercased() + spaced.dropFirst()
+  }
+}
+
+extension StateLabel {
+  /// How the board names state `id` of a feature of `project`: its workflow's label, else the
+  /// id itself, both shown by `display`.
+  public static func of(_ id: String, project: String?, in state: BoardState) -> String {
+    display(state.workflow(forProject: project).state(id)?.label ?? id)
   }
 }

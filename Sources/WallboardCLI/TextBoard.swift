@@ -73,7 +73,8 @@ public enum TextBoard {
     }
     for t in state.recent.suffix(5).reversed() {
       let id = state.shownId(FeatureKey(project: t.project, id: t.featureId))
-      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(t.to)  \(Clock.hhmm(t.at, zone))")
+      let to = StateLabel.of(t.to, project: t.project, in: state)
+      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(to)  \(Clock.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
   }

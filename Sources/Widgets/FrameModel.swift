@@ -52,7 +52,8 @@ public struct FrameModel: Sendable {
     sources = statuses.map { SourceRow($0, now: now, at: at, zone: zone, reconnectAt: reconnectAt[$0.name]) }
     recent = state.recent.suffix(8).reversed().map { t in
       RecentRow(
-        featureId: state.shownId(FeatureKey(project: t.project, id: t.featureId)), title: t.title, to: t.to,
+        featureId: state.shownId(FeatureKey(project: t.project, id: t.featureId)), title: t.title,
+        to: StateLabel.of(t.to, project: t.project, in: state),
         age: Ages.when(t.at, at: at, zone: zone))
     }
     let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
