@@ -166,6 +166,34 @@ struct MissingPathTests {
     Self.refused(r, code: 3, "\(config.path):1: unknown option theem; did you mean theme?", p)
   }
 
+  // MARK: run
+
+  /// `run` on a missing folder, and with a `--project` nothing holds: the board starts (its PNG
+  /// is written), keeps running, and stops only when asked (SIGTERM: exit 0).
+  @Test(arguments: [["--source", "orchestra:MISSING"], ["--source", "orchestra:FIXTURE", "--project", "nosuch"]])
+  func runStartsTheBoardAndKeepsRunning(args: [String]) throws {
+    let p = try Place()
+    let proc = Process()
+    proc.executableURL = Paths.binary
+    proc.arguments =
+      ["run", "--no-journal", "--display", "png:\(p.png)", "--size", "640x360"]
+      + args.map {
+        $0.replacingOccurrences(of: "MISSING", with: p.missing).replacingOccurrences(of: "FIXTURE", with: Self.fixture)
+      }
+    proc.environment = ["WALLBOARD_HOME": Paths.repoRoot.path, "HOME": p.home.url.path, "PATH": "/usr/bin:/bin"]
+    proc.standardInput = FileHandle.nullDevice
+    proc.standardOutput = FileHandle.nullDevice
+    proc.standardError = FileHandle.nullDevice
+    try XServer.launch(proc)
+    defer { Command.stop(proc) }
+    Thread.sleep(forTimeInterval: 3)
+    #expect(proc.isRunning, "run exited (status \(proc.terminationStatus))")
+    #expect(FileManager.default.fileExists(atPath: p.png), "the board was drawn")
+    proc.terminate()
+    #expect(Command.wait(for: proc, timeout: 10))
+    #expect(proc.terminationStatus == 0)
+  }
+
   static func command(_ name: String, _ p: Place) -> [String] {
     name == "snapshot" ? ["snapshot", "--out", p.png, "--settle", "0.3"] : ["inspect", "--settle", "0.3"]
   }
