@@ -79,7 +79,7 @@ struct WorkspaceTests {
     #expect(found.detail == "\(nowhere): no such folder")
 
     let file = dir.url.appendingPathComponent("a-file").path
-    FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
     found = locator.locate(workspace: file)
     #expect(found.store == .missing(.notAFolder(file)))
     #expect(found.detail == "\(file): not a folder")

@@ -17,7 +17,7 @@ struct MissingPathTests {
     init() throws {
       home = try TempDir("wallboard-missing")
       try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-      FileManager.default.createFile(atPath: file, contents: Data("not a workspace\n".utf8))
+      _ = FileManager.default.createFile(atPath: file, contents: Data("not a workspace\n".utf8))
     }
     var hashedDatabase: String { home.url.path + "/.orchestra/db/" }
   }
