@@ -98,6 +98,18 @@ struct WorkspaceTests {
     #expect(WorkspaceLocation.Store.markdown(empty + "/.projects").projects == ["web"])
   }
 
+  /// Issue 20, item 11: the projects a database holds, for a `--project` that matches none.
+  @Test func aDatabaseListsTheProjectsOfItsFeatures() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.project("api")
+    try ws.write(id: "FEAT-A", project: "web", status: "todo")
+    try ws.write(id: "FEAT-B", project: "api", status: "todo")
+    try ws.write(id: "FEAT-C", project: "web", status: "done")
+    #expect(WorkspaceLocation.Store.database(ws.path).projects == ["api", "web"])
+    #expect(WorkspaceLocation.Store.database(ws.path + ".missing").projects == nil)
+  }
+
   /// A title past the cap is cut on a character boundary (as the markdown reader cuts): never
   /// half a UTF-8 sequence shown as U+FFFD, so both stores show the same title.
   @Test func aLongTitleIsCutOnACharacterBoundary() throws {
