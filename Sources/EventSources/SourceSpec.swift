@@ -8,6 +8,20 @@ public protocol SourceConfiguration: Hashable, Sendable {
   var name: String { get }
   /// Makes the source (its file is read, its server connected to, only when it starts).
   func make(_ context: SourceContext) throws(SourceError) -> any EventSource
+  /// Why there is nothing at the path the source names, now — a missing workspace folder, one
+  /// without `.projects/` (or database), a missing database — saying the path; nil when it is
+  /// there, or the source names no such path (a server, a file it reads to its end). `snapshot`
+  /// and `inspect` refuse a source with nothing to read; `run` follows it anyway, offline with
+  /// this reason, until the path appears.
+  func missing(_ context: SourceContext) -> SourceError?
+  /// The projects the source's store holds now, read without following it (for a `--project`
+  /// that matches none); nil when it cannot say.
+  func projects(_ context: SourceContext) -> [String]?
+}
+
+extension SourceConfiguration {
+  public func missing(_ context: SourceContext) -> SourceError? { nil }
+  public func projects(_ context: SourceContext) -> [String]? { nil }
 }
 
 /// One kind of source (`sim`, `jsonl`, `orchestra`, …): how its `--source` values are written

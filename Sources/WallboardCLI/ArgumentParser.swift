@@ -25,7 +25,8 @@ public enum ArgumentParser {
           throw .usage(
             commandSeen
               ? "unexpected argument \"\(a)\""
-              : "unknown command \"\(a)\" (accepted: run, snapshot, inspect, themes, layouts)")
+              : "unknown command \"\(a)\" (accepted: \(commands.joined(separator: ", ")))"
+                + Suggestion.clause(for: a, among: commands))
         }
         o.command = c
         commandSeen = true
@@ -38,7 +39,7 @@ public enum ArgumentParser {
         inline = String(a[a.index(after: eq)...])
       }
       guard let spec = OptionTable.byName[name] else {
-        throw .usage("unknown option \"\(name)\"")
+        throw .usage("unknown option \(name)" + Suggestion.clause(for: name, among: OptionTable.names))
       }
       if spec.value == nil {
         if inline != nil { throw .usage("\(name) takes no value") }
@@ -57,6 +58,9 @@ public enum ArgumentParser {
     }
     return o
   }
+
+  /// The commands a word on the command line may name, for messages.
+  static let commands = Command.allCases.filter { $0 != .help && $0 != .version }.map(\.rawValue)
 
   /// The repeatable options whose command-line values replace a config file's.
   static let replacedByCommandLine: Set<String> = ["--source", "--sprint", "--project", "--label", "--assignee"]
@@ -85,7 +89,10 @@ public enum ArgumentParser {
       }
       if !name.hasPrefix("--") { name = "--" + name }
       guard let spec = OptionTable.byName[name], name != "--config" else {
-        throw .badInput("\(file):\(n + 1): unknown option \"\(name.dropFirst(2))\"")
+        let known = OptionTable.all.map { String($0.name.dropFirst(2)) }.filter { $0 != "config" }
+        throw .badInput(
+          "\(file):\(n + 1): unknown option \(name.dropFirst(2))"
+            + Suggestion.clause(for: String(name.dropFirst(2)), among: known))
       }
       if spec.value != nil, value?.isEmpty ?? true {
         throw .badInput("\(file):\(n + 1): \(name.dropFirst(2)) needs a value: \(spec.value!)")

@@ -5,9 +5,9 @@ internal import Raster
 internal import WallboardCore
 internal import Widgets
 
-/// The diagnostics panel: frame time, frames per second, memory, events per second, uptime, what
-/// each source rejected (how much and the last, in full) — and the last reload error, which shows
-/// whether or not the panel is on.
+/// The diagnostics panel: frame time, frames per second, memory, events per second, uptime, why
+/// each offline source is (in full), what each source rejected (how much and the last, in
+/// full) — and the last reload error, which shows whether or not the panel is on.
 struct Diagnostics {
   var enabled: Bool
   var frameTime: Double = 0
@@ -70,6 +70,7 @@ struct Diagnostics {
         if j.overBound { line += " · over its size bound" }
         out.append(line)
       }
+      out += Self.offline(sources)
       out += Self.rejections(sources)
     }
     if let m = reloadMessage { out.append(m) }
@@ -85,6 +86,13 @@ struct Diagnostics {
     sources.filter { $0.rejected > 0 }.map { s in
       "\(s.name): \(s.rejected) rejected" + (s.lastError.map { " · last: \($0)" } ?? "")
     }
+  }
+
+  /// "orchestra:/srv/ws: offline · /srv/ws: no such folder": each source that is offline, with
+  /// the whole reason (a path that is not there, a server that does not answer) the source's
+  /// line on the board shortens.
+  static func offline(_ sources: [SourceStatus]) -> [String] {
+    sources.filter { $0.status == .offline }.map { s in "\(s.name): offline" + (s.detail.map { " · \($0)" } ?? "") }
   }
 
   /// Whether the panel shows: when it is on, or when there is a reload error to say.

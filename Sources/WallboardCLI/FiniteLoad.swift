@@ -30,10 +30,15 @@ public struct FiniteLoad: Sendable {
     _ options: Options, now: Instant, environment: [String: String]? = nil,
     clock: (@Sendable () -> Instant)? = nil
   ) throws(CLIError) -> FiniteLoad {
+    let env = environment ?? ProcessInfo.processInfo.environment
+    // A path a source names that is not there is refused before anything is read or written.
+    let context = SourceSet.context(
+      projects: options.filter.projects, settings: options.boardSettings, environment: env,
+      clock: clock ?? SystemClock.now)
+    try SourceSet.checkPaths(options.effectiveSources, context: context)
     var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var present: Instant?
     var writer: JournalWriter?
-    let env = environment ?? ProcessInfo.processInfo.environment
     // Only a journal named with `--journal` (the default one is `run`'s).
     let journal = options.noJournal ? nil : options.journal
     // A journal only looked at may be the one replayed; one written to may not.
@@ -107,6 +112,10 @@ public struct FiniteLoad: Sendable {
     // event does not stretch the present.
     let latest = store.state.lastEventTime.map { min($0, now.adding(seconds: FiniteLoad.futureTolerance)) }
     let at = options.at ?? present ?? read ?? latest ?? now
+    // A `--project` that matches nothing the sources hold is a mistake, not an empty board. The
+    // journal is closed with what was read (the `defer`), so nothing read is lost.
+    try SourceSet.checkProjects(
+      options.filter.projects, specs: options.effectiveSources, state: store.state, context: context)
     // The moment shown is kept with the last snapshot: the journal alone shows it again.
     writer?.close(final: store.state, at: max(store.clock ?? at, at))
     writer = nil

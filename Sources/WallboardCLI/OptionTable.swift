@@ -56,7 +56,11 @@ enum OptionTable {
       let ok =
         ["auto", "sdl", "console", "drm", "fb", "term", "text"].contains(v) || (v.hasPrefix("fb:") && v.count > 3)
         || (v.hasPrefix("drm:") && v.count > 4) || (v.hasPrefix("png:") && v.count > 4)
-      guard ok else { throw .usage("--display: \"\(v)\" is not one of \(displays)") }
+      guard ok else {
+        throw .usage(
+          "--display: \"\(v)\" is not one of \(displays)"
+            + Suggestion.clause(for: v, among: ["auto", "sdl", "console", "drm", "fb", "term", "text"]))
+      }
       o.display = v
     },
     OptionSpec(
@@ -271,6 +275,9 @@ enum OptionTable {
 
   static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
+  /// Every option the command line takes, in the table's order, for "did you mean …?".
+  static let names = all.map(\.name) + ["--help", "--version"]
+
   /// Option `name`'s value as a whole number within `range`: digits only (no sign, no spaces),
   /// few enough that `Int` cannot overflow; anything else is a usage error naming the option.
   static func wholeNumber(
@@ -312,7 +319,9 @@ enum OptionTable {
 
   static func oneOf(_ name: String, _ v: String, _ accepted: [String]) throws(CLIError) -> String {
     guard accepted.contains(v) else {
-      throw .usage("\(name): \"\(v)\" is not one of \(accepted.joined(separator: ", "))")
+      throw .usage(
+        "\(name): \"\(v)\" is not one of \(accepted.joined(separator: ", "))"
+          + Suggestion.clause(for: v, among: accepted))
     }
     return v
   }

@@ -28,10 +28,16 @@ struct Scene {
     let catalog: ThemeCatalog
     do { catalog = try ThemeCatalog.load(directory: resources.themes) } catch { throw .badInput(error.description) }
     guard let themeIndex = catalog.themes.firstIndex(where: { $0.id == o.theme }) else {
-      throw .usage("--theme: \"\(o.theme)\" is not one of \(catalog.themes.map(\.id).joined(separator: ", "))")
+      let ids = catalog.themes.map(\.id)
+      throw .usage(
+        "--theme: \"\(o.theme)\" is not one of \(ids.joined(separator: ", "))"
+          + Suggestion.clause(for: o.theme, among: ids))
     }
     guard let variantIndex = catalog.variants.firstIndex(where: { $0.name == o.variant }) else {
-      throw .usage("--variant: \"\(o.variant)\" is not one of \(catalog.variants.map(\.name).joined(separator: ", "))")
+      let names = catalog.variants.map(\.name)
+      throw .usage(
+        "--variant: \"\(o.variant)\" is not one of \(names.joined(separator: ", "))"
+          + Suggestion.clause(for: o.variant, among: names))
     }
     let name =
       o.layout == LayoutIndex.automaticName
@@ -63,7 +69,9 @@ struct Scene {
       let names =
         (try? FileManager.default.contentsOfDirectory(atPath: resources.layouts))?
         .filter { $0.hasSuffix(".layout") }.map { String($0.dropLast(7)) }.sorted() ?? []
-      throw .usage("--layout: \"\(nameOrPath)\" is not a bundled layout (\(names.joined(separator: ", "))) or a path")
+      throw .usage(
+        "--layout: \"\(nameOrPath)\" is not a bundled layout (\(names.joined(separator: ", "))) or a path"
+          + Suggestion.clause(for: nameOrPath, among: [LayoutIndex.automaticName] + names))
     }
     return path
   }

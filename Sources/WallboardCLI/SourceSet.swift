@@ -16,11 +16,7 @@ final class SourceSet {
     _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], settings: BoardSettings? = nil,
     environment: [String: String], clock: @escaping @Sendable () -> Instant
   ) throws(CLIError) -> [any EventSource] {
-    // `--project`: the workspace sources leave other projects' features unread (the board's
-    // filter would keep them aside anyway).
-    let context = SourceContext(
-      locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects),
-      settings: settings)
+    let context = Self.context(projects: projects, settings: settings, environment: environment, clock: clock)
     var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
       do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {
@@ -28,6 +24,60 @@ final class SourceSet {
       }
     }
     return out
+  }
+
+  /// What making a source may need. `--project`: the workspace sources leave other projects'
+  /// features unread (the board's filter would keep them aside anyway).
+  static func context(
+    projects: [String] = [], settings: BoardSettings? = nil, environment: [String: String],
+    clock: @escaping @Sendable () -> Instant
+  ) -> SourceContext {
+    SourceContext(
+      locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects),
+      settings: settings)
+  }
+
+  /// Refuses, for `snapshot` and `inspect`, a source with nothing at the path it names (a
+  /// missing workspace folder, one without `.projects/` or a database): a bad-input error naming
+  /// the source and the path, before anything is read or written. `run` follows such a source
+  /// anyway: offline, saying why, until the path appears.
+  static func checkPaths(_ specs: [SourceSpec], context: SourceContext) throws(CLIError) {
+    for spec in specs {
+      if let missing = spec.configuration.missing(context) { throw .badInput(missing.description) }
+    }
+  }
+
+  /// The most projects a message lists; more are counted.
+  static let listedProjects = 10
+
+  /// Refuses, for `snapshot` and `inspect`, a `--project` that matches no project the sources
+  /// hold — those of the features read (on the board or kept off it by the filter) and those
+  /// each workspace's store lists — naming the projects there are (the first
+  /// `listedProjects`, and how many in all) and the nearest one. Not judged while a source
+  /// that cannot list its projects has not answered (a server offline): the board says that.
+  static func checkProjects(
+    _ wanted: [String], specs: [SourceSpec], state: BoardState, context: SourceContext
+  ) throws(CLIError) {
+    guard !wanted.isEmpty else { return }
+    var held = state.heldProjects
+    for spec in specs {
+      if let listed = spec.configuration.projects(context) {
+        held.formUnion(listed)
+      } else if let c = state.origins[spec.name]?.connection, [.connecting, .reconnecting, .offline].contains(c) {
+        return
+      }
+    }
+    let all = held.sorted()
+    for project in wanted where !held.contains(project) {
+      let shown = all.prefix(listedProjects).joined(separator: ", ")
+      let there =
+        all.isEmpty
+        ? "the sources hold none"
+        : "the sources hold \(shown)\(all.count > listedProjects ? ", … (\(all.count) in all)" : "")"
+      throw .badValue(
+        "--project: \"\(project)\" matches no project (\(there))"
+          + Suggestion.clause(for: project, among: all))
+    }
   }
 
   /// Starts `sources`. With `liveOnly`, the finite ones are left to the caller (read to their end).

@@ -110,6 +110,14 @@ extension BoardState {
 
   /// How many features the filter keeps off the board now.
   public var hiddenCount: Int { hidden.count }
+
+  /// The projects of every feature the sources delivered, on the board or kept off it by the
+  /// filter: what a `--project` can match.
+  public var heldProjects: Set<String> {
+    var out = Set(features.values.compactMap(\.projectId))
+    for h in hidden.values { if let p = h.feature.projectId { out.insert(p) } }
+    return out
+  }
 }
 
 /// A feature the filter keeps off the board, and the source that contributed it.

@@ -68,11 +68,26 @@ public struct FrameModel: Sendable {
     } else if !troubled.isEmpty {
       let heard = troubled.compactMap { $0.lastEventAt ?? $0.lastHeard }.min()
       banner = "Not connected — " + (heard.map(since) ?? "no data yet")
+    } else if let unmatched = Self.unmatchedProjects(state), !statuses.isEmpty,
+      !statuses.contains(where: { $0.status == .connecting })
+    {
+      banner = "No features in " + unmatched
     } else {
       banner = nil
     }
     pulse = (now.millis / 1000) % 2 == 0
     self.at = at
+  }
+}
+
+extension FrameModel {
+  /// "project nosuch" (or "projects a, b") when the filter names projects and the sources hold
+  /// no feature of any of them, so that such a board says so rather than look empty and calm;
+  /// nil otherwise.
+  static func unmatchedProjects(_ state: BoardState) -> String? {
+    let wanted = state.settings.filter.projects
+    guard !wanted.isEmpty, state.heldProjects.isDisjoint(with: wanted) else { return nil }
+    return (wanted.count == 1 ? "project " : "projects ") + wanted.joined(separator: ", ")
   }
 }
 

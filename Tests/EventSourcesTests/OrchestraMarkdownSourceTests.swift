@@ -109,7 +109,7 @@ struct OrchestraMarkdownSourceTests {
     defer { source.stop() }
     #expect(board.wait(3) { $0.origins[source.origin]?.connection == .offline })
     #expect(
-      board.board().origins[source.origin]?.connectionDetail == "\(dir.url.path)/.projects: no markdown tree (yet)")
+      board.board().origins[source.origin]?.connectionDetail == "\(dir.url.path): no .projects folder")
     let writer = try MarkdownWriter(workspace: dir.url.path)
     defer { writer.stop() }
     try writer.feature(["id": "FEAT-X", "title": "X", "status": "todo"])

@@ -182,9 +182,11 @@ extension OrchestraWorkspaceSourceTests {
     source.start { board.put($0) }
     defer { source.stop() }
     #expect(board.wait(3) { $0.origins[origin]?.connection == .offline })
-    #expect(board.board().origins[origin]?.connectionDetail?.contains("no database") == true)
-
     let dbPath = EventSourcesLocator.hashed(home: home.url.path, workspace: workspace)
+    #expect(
+      board.board().origins[origin]?.connectionDetail
+        == "\(workspace): no .projects folder and no Orchestra database (\(dbPath))")
+
     try FileManager.default.createDirectory(
       atPath: (dbPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let ws = try OrchestraWorkspace(at: dbPath)

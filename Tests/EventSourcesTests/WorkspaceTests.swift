@@ -69,11 +69,45 @@ struct WorkspaceTests {
     #expect(locator.workspace(ofDatabase: hashed) == ws.path)
   }
 
+  /// Issue 20, item 11: a folder that is not there, a file where the folder should be, and a
+  /// folder with neither store are three outcomes, each naming its path.
   @Test func neitherStoreIsSaidPlainly() throws {
     let (dir, locator) = try Self.home()
-    let found = locator.locate(workspace: dir.url.appendingPathComponent("nowhere").path)
-    #expect(found.store == .none)
-    #expect(found.detail.hasPrefix("no database ("))
+    let nowhere = dir.url.appendingPathComponent("nowhere").path
+    var found = locator.locate(workspace: nowhere)
+    #expect(found.store == .missing(.noFolder(nowhere)))
+    #expect(found.detail == "\(nowhere): no such folder")
+
+    let file = dir.url.appendingPathComponent("a-file").path
+    _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    found = locator.locate(workspace: file)
+    #expect(found.store == .missing(.notAFolder(file)))
+    #expect(found.detail == "\(file): not a folder")
+
+    let empty = dir.url.appendingPathComponent("empty-ws").path
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    found = locator.locate(workspace: empty)
+    let hashed = locator.hashedDatabase(for: empty)
+    #expect(found.store == .missing(.noStore(workspace: empty, tree: empty + "/.projects", database: hashed)))
+    #expect(found.detail == "\(empty): no .projects folder and no Orchestra database (\(hashed))")
+    // The markdown tree alone: the same folder outcomes, and no `.projects/` without a database.
+    #expect(WorkspaceLocator.treeMissing(nowhere) == .noFolder(nowhere))
+    #expect(WorkspaceLocator.treeMissing(empty)?.description == "\(empty): no .projects folder")
+    try FileManager.default.createDirectory(atPath: empty + "/.projects/web", withIntermediateDirectories: true)
+    #expect(WorkspaceLocator.treeMissing(empty) == nil)
+    #expect(WorkspaceLocation.Store.markdown(empty + "/.projects").projects == ["web"])
+  }
+
+  /// Issue 20, item 11: the projects a database holds, for a `--project` that matches none.
+  @Test func aDatabaseListsTheProjectsOfItsFeatures() throws {
+    let ws = try OrchestraWorkspace()
+    try ws.project("web")
+    try ws.project("api")
+    try ws.write(id: "FEAT-A", project: "web", status: "todo")
+    try ws.write(id: "FEAT-B", project: "api", status: "todo")
+    try ws.write(id: "FEAT-C", project: "web", status: "done")
+    #expect(WorkspaceLocation.Store.database(ws.path).projects == ["api", "web"])
+    #expect(WorkspaceLocation.Store.database(ws.path + ".missing").projects == nil)
   }
 
   /// A title past the cap is cut on a character boundary (as the markdown reader cuts): never

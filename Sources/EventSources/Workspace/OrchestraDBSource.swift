@@ -331,16 +331,32 @@ extension OrchestraDBSource {
         tree: OrchestraDBSource.tree(for: path, locator: locator), globalDatabase: locator.globalDatabase)
       return OrchestraDBSource(
         origin: name, projects: context.projects, workflows: workflows, clock: context.clock
-      ) {
-        if WorkspaceLocator.isDirectory(path) {
-          let found = locator.locate(workspace: path)
-          if case .database(let db) = found.store { return (db, found.detail) }
-          return (nil, "\(found.workspace): no Orchestra database (\(locator.hashedDatabase(for: found.workspace)))")
-        }
-        let file = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
-        return WorkspaceLocator.isFile(file) ? (file, "SQLite \(file)") : (nil, "\(file): no such database yet")
+      ) { OrchestraDBSource.find(path, locator: locator) }
+    }
+
+    /// No database file there, or none for the workspace folder named.
+    public func missing(_ context: SourceContext) -> SourceError? {
+      let (found, detail) = OrchestraDBSource.find(path, locator: context.locator)
+      return found == nil ? SourceError(source: name, problem: detail) : nil
+    }
+
+    public func projects(_ context: SourceContext) -> [String]? {
+      OrchestraDBSource.find(path, locator: context.locator).path.flatMap {
+        WorkspaceLocation.Store.database($0).projects
       }
     }
+  }
+
+  /// The database `path` names (a file, or a workspace folder's, found through the locator) and
+  /// how it was found; nil and why when there is none (yet).
+  static func find(_ path: String, locator: WorkspaceLocator) -> (path: String?, detail: String) {
+    if WorkspaceLocator.isDirectory(path) {
+      let found = locator.locate(workspace: path)
+      if case .database(let db) = found.store { return (db, found.detail) }
+      return (nil, "\(found.workspace): no Orchestra database (\(locator.hashedDatabase(for: found.workspace)))")
+    }
+    let file = WorkspaceLocator.absolute(path, from: locator.currentDirectory)
+    return WorkspaceLocator.isFile(file) ? (file, "SQLite \(file)") : (nil, "\(file): no such database yet")
   }
 
   /// The markdown tree of the workspace `path` names: the folder's own, or, for a database

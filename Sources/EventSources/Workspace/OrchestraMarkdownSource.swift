@@ -131,7 +131,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       let now = Self.monotonic()
       if !tree.exists {
         follower = nil
-        let why = "\(tree.root): no markdown tree (yet)"
+        let why = WorkspaceLocator.treeMissing(tree.workspace)?.description ?? "\(tree.root): no markdown tree (yet)"
         if lastDown != why {
           deliver(.connection(origin: origin, status: .offline, at: clock(), detail: why))
           lastDown = why
@@ -280,6 +280,17 @@ extension OrchestraMarkdownSource {
       OrchestraMarkdownSource(
         origin: name, workspace: WorkspaceLocator.absolute(workspace, from: context.locator.currentDirectory),
         projects: context.projects, globalDatabase: context.locator.globalDatabase, clock: context.clock)
+    }
+
+    /// No such folder, a file, or no `.projects/` in the folder.
+    public func missing(_ context: SourceContext) -> SourceError? {
+      let ws = WorkspaceLocator.absolute(workspace, from: context.locator.currentDirectory)
+      return WorkspaceLocator.treeMissing(ws).map { SourceError(source: name, problem: $0.description) }
+    }
+
+    public func projects(_ context: SourceContext) -> [String]? {
+      let ws = WorkspaceLocator.absolute(workspace, from: context.locator.currentDirectory)
+      return WorkspaceLocation.Store.markdown(WorkspaceLocator.tree(of: ws)).projects
     }
   }
 

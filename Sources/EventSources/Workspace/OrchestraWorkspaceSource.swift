@@ -18,7 +18,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   public var checkInterval = 5.0
   private let locator: WorkspaceLocator
   private let clock: @Sendable () -> Instant
-  /// The source that reads one store (nil for `.none`).
+  /// The source that reads one store (nil for `.missing`).
   private let makeStore: @Sendable (WorkspaceLocation) -> (any EventSource)?
   /// Guards what follows; signalled by `stop()`.
   private let lock = NSCondition()
@@ -87,7 +87,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
         nextLook = Monotonic.seconds() + checkInterval
         let found = locator.locate(workspace: workspace)
         if found.store != lock.withLock({ current?.store }) { switchStore(to: found, deliver) }
-        if found.store == .none {
+        if case .missing = found.store {
           if lastOffline != found.detail {
             deliver(.connection(origin: origin, status: .offline, at: clock(), detail: found.detail))
           }
@@ -130,7 +130,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     _ = machine.on(.stop, at: clock())
   }
 
-  /// Stops the store's source and starts the one for `found` (none for `.none`).
+  /// Stops the store's source and starts the one for `found` (none for `.missing`).
   private func switchStore(to found: WorkspaceLocation, _ deliver: @escaping @Sendable (BoardInput) -> Void) {
     let (old, gen) = lock.withLock { () -> ((any EventSource)?, Int) in
       generation += 1
@@ -242,10 +242,20 @@ extension OrchestraWorkspaceSource {
           return OrchestraMarkdownSource(
             origin: origin, workspace: found.workspace, projects: projects, globalDatabase: globalDatabase, clock: clock
           )
-        case .none:
+        case .missing:
           return nil
         }
       }
+    }
+
+    /// Neither store there: no such folder, a file, or a folder with neither.
+    public func missing(_ context: SourceContext) -> SourceError? {
+      guard case .missing(let why) = context.locator.locate(workspace: workspace).store else { return nil }
+      return SourceError(source: name, problem: why.description)
+    }
+
+    public func projects(_ context: SourceContext) -> [String]? {
+      context.locator.locate(workspace: workspace).store.projects
     }
   }
 

@@ -10,8 +10,29 @@ public struct WorkspaceLocation: Hashable, Sendable {
     case database(String)
     /// The `.projects/` folder.
     case markdown(String)
-    /// Neither is there (yet).
-    case none
+    /// Neither is there (yet): why, naming the path.
+    case missing(Missing)
+  }
+
+  /// Why a workspace has no store to read (yet), each naming the path that is not there.
+  public enum Missing: Hashable, Sendable, CustomStringConvertible {
+    /// Nothing at the workspace's path.
+    case noFolder(String)
+    /// A file at the workspace's path.
+    case notAFolder(String)
+    /// The folder is there, with no `.projects/` in it (`tree`) and, when `database` is given,
+    /// no database for it where the hash rule names one.
+    case noStore(workspace: String, tree: String, database: String?)
+
+    public var description: String {
+      switch self {
+      case .noFolder(let path): "\(path): no such folder"
+      case .notAFolder(let path): "\(path): not a folder"
+      case .noStore(let workspace, _, let database?):
+        "\(workspace): no .projects folder and no Orchestra database (\(database))"
+      case .noStore(let workspace, _, nil): "\(workspace): no .projects folder"
+      }
+    }
   }
 
   /// The workspace as an absolute, cleaned path (symbolic links not resolved, as upstream hashes it).
@@ -83,8 +104,30 @@ public struct WorkspaceLocator: Sendable {
     if directoryExists(tree) {
       return WorkspaceLocation(workspace: ws, store: .markdown(tree), detail: "markdown \(tree) (no database)")
     }
-    return WorkspaceLocation(
-      workspace: ws, store: .none, detail: "no database (\(hashed)) and no \(tree) yet")
+    let missing =
+      Self.folderMissing(ws, fileExists: fileExists, directoryExists: directoryExists)
+      ?? .noStore(workspace: ws, tree: tree, database: hashed)
+    return WorkspaceLocation(workspace: ws, store: .missing(missing), detail: missing.description)
+  }
+
+  /// Why the folder `workspace` (absolute) is not one: nothing there, or a file; nil when it
+  /// is a folder.
+  public static func folderMissing(
+    _ workspace: String, fileExists: (String) -> Bool = isFile, directoryExists: (String) -> Bool = isDirectory
+  ) -> WorkspaceLocation.Missing? {
+    if directoryExists(workspace) { return nil }
+    return fileExists(workspace) ? .notAFolder(workspace) : .noFolder(workspace)
+  }
+
+  /// Why the markdown tree of the folder `workspace` (absolute) cannot be read: no folder, a
+  /// file, or no `.projects/` in it; nil when the tree is there.
+  public static func treeMissing(
+    _ workspace: String, fileExists: (String) -> Bool = isFile, directoryExists: (String) -> Bool = isDirectory
+  ) -> WorkspaceLocation.Missing? {
+    let tree = WorkspaceLocator.tree(of: workspace)
+    if directoryExists(tree) { return nil }
+    return folderMissing(workspace, fileExists: fileExists, directoryExists: directoryExists)
+      ?? .noStore(workspace: workspace, tree: tree, database: nil)
   }
 
   /// A workspace's markdown tree, `<ws>/.projects`.
