@@ -55,7 +55,7 @@ extension TerminalDisplay {
   /// The first arming also puts in handlers for the signals of a crash and `SIGQUIT` (`SIGILL`,
   /// `SIGTRAP`, `SIGABRT`, `SIGSEGV`, `SIGBUS`, `SIGFPE`, `SIGQUIT`): each restores the terminal,
   /// then lets the signal do what it did before (the default action, or the handler that was
-  /// there). The stop signals are the executable's (`StopSignals` calls
+  /// there); one that was ignored is left ignored. The stop signals are the executable's (`StopSignals` calls
   /// `restoreActiveTerminal()` itself).
   public func armEmergencyRestore() {
     _ = Self.emergencyRestoreArmed
@@ -63,6 +63,11 @@ extension TerminalDisplay {
     #if canImport(Glibc)
       guard !crashHandlersInstalled.exchange(true, ordering: .sequentiallyConsistent) else { return }
       for signo in crashSignals {
+        // An ignored signal stays ignored (a shell's background job ignores SIGQUIT).
+        var current = sigaction()
+        guard sigaction(signo, nil, &current) == 0,
+          unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != 1  // SIG_IGN
+        else { continue }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = crashHandler
         sigemptyset(&action.sa_mask)
