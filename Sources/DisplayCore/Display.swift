@@ -55,10 +55,13 @@ public struct DisplayTraits: Equatable, Sendable {
   /// Whether the display shows pixels; the text board shows `DisplayFrame.text` instead, and
   /// the loop draws no canvas for it.
   public var drawsPixels: Bool
+  /// Whether the display writes the frame's text as characters (`DisplayFrame.texts`, which the
+  /// loop gathers only then) instead of showing the canvas's pixels of it.
+  public var writesText: Bool
 
   public init(
     fillsScreen: Bool, movesFrames: Bool = false, minimumFrameInterval: Double = 1.0 / 30,
-    eventPollInterval: Double? = nil, drawsPixels: Bool = true
+    eventPollInterval: Double? = nil, drawsPixels: Bool = true, writesText: Bool = false
   ) {
     precondition(minimumFrameInterval > 0, "a display needs a positive frame interval")
     self.fillsScreen = fillsScreen
@@ -66,6 +69,7 @@ public struct DisplayTraits: Equatable, Sendable {
     self.minimumFrameInterval = minimumFrameInterval
     self.eventPollInterval = eventPollInterval
     self.drawsPixels = drawsPixels
+    self.writesText = writesText
   }
 }
 
@@ -82,15 +86,19 @@ public struct DisplayFrame {
   public var background: RGBA
   /// The board as text, for a display that does not draw pixels; computed only when asked.
   public var text: () -> String
+  /// Every line of text `canvas` shows, where it is on `canvas`, for a display that
+  /// `writesText`; empty for every other (which shows the canvas's pixels and nothing else).
+  public var texts: [DisplayText]
 
   public init(
     canvas: Canvas, dirty: [IRect]?, offset: (dx: Int, dy: Int) = (0, 0), background: RGBA = RGBA(r: 0, g: 0, b: 0),
-    text: @escaping () -> String = { "" }
+    texts: [DisplayText] = [], text: @escaping () -> String = { "" }
   ) {
     self.canvas = canvas
     self.dirty = dirty
     self.offset = offset
     self.background = background
+    self.texts = texts
     self.text = text
   }
 }

@@ -3,7 +3,8 @@
 // What lives here: `Display` (the protocol every display conforms to: the SDL window, the
 // framebuffer, DRM/KMS, the terminal, a PNG file, the text board and the tests' in-memory one),
 // `DisplayTraits` (what a display can do, which is all the run loop asks of its kind),
-// `DisplayFrame` (one frame handed to a display), `DisplayEvent` (what a user asked through it)
+// `DisplayFrame` (one frame handed to a display, with `DisplayText`: the lines of text it shows,
+// for a display that writes text as characters), `DisplayEvent` (what a user asked through it)
 // and `DisplayError`.
 //
 // What it may import: Raster (publicly, for `Canvas`, `IRect` and `RGBA`). Nothing else: each

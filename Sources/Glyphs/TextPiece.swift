@@ -56,7 +56,13 @@ extension TextRenderer {
   public func fit(
     _ pieces: [TextPiece], width: Double, size: Double, weight: Weight = .regular, tabular: Bool = false
   ) -> FittedText {
-    func w(_ s: String) -> Double { measure(s, size: size, weight: weight, tabular: tabular).width }
+    TextRenderer.fit(pieces, width: width) { measure($0, size: size, weight: weight, tabular: tabular).width }
+  }
+
+  /// `fit(_:width:size:weight:tabular:)` with any measure of width: the same rules for a line
+  /// written in other units (a terminal's character cells). `measure` gives a string's width in
+  /// the units of `width`.
+  public static func fit(_ pieces: [TextPiece], width: Double, measure w: (String) -> Double) -> FittedText {
     var kept: [TextPiece?] = pieces
     func line() -> String { kept.compactMap { $0?.text }.joined() }
     if w(line()) <= width { return FittedText(pieces: pieces, fits: true) }
@@ -80,8 +86,7 @@ extension TextRenderer {
       kept[widest] = nil
       let others = w(line())
       let room = width - others
-      let shortened =
-        room > 0 ? fit(label.text, width: room, size: size, weight: weight, tabular: tabular, keep: keep) : ""
+      let shortened = room > 0 ? fit(label.text, width: room, keep: keep, measure: w) : ""
       // A label of nothing but the ellipsis says nothing: it goes.
       if !shortened.isEmpty && shortened != TextRenderer.ellipsis {
         kept[widest] = TextPiece(shortened, label.kind)

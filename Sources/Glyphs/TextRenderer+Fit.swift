@@ -24,9 +24,14 @@ extension TextRenderer {
     _ text: String, width: Double, size: Double, weight: Weight = .regular, tabular: Bool = false,
     keep: Keep = .start
   ) -> String {
-    func fits(_ candidate: String) -> Bool {
-      measure(candidate, size: size, weight: weight, tabular: tabular).width <= width
-    }
+    TextRenderer.fit(text, width: width, keep: keep) { measure($0, size: size, weight: weight, tabular: tabular).width }
+  }
+
+  /// `fit(_:width:size:weight:tabular:keep:)` with any measure of width: the same cuts for text
+  /// written in other units (a terminal's character cells). `measure` gives a string's width in
+  /// the units of `width`.
+  public static func fit(_ text: String, width: Double, keep: Keep = .start, measure: (String) -> Double) -> String {
+    func fits(_ candidate: String) -> Bool { measure(candidate) <= width }
     func shortened(_ kept: Int, _ clusters: [Character]) -> String {
       switch keep {
       case .start:

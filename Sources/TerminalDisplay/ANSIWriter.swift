@@ -1,6 +1,6 @@
 internal import Raster
 
-/// Appends ANSI escape sequences and half-block characters to a byte buffer.
+/// Appends ANSI escape sequences, half-block characters and text to a byte buffer.
 struct ANSIWriter {
   var bytes: [UInt8] = []
 
@@ -46,6 +46,11 @@ struct ANSIWriter {
     bytes.append(0xE2)
     bytes.append(0x96)
     bytes.append(0x80)
+  }
+
+  /// `character` in UTF-8.
+  mutating func character(_ character: Character) {
+    bytes.append(contentsOf: character.utf8)
   }
 
   private mutating func colorParameters(_ selector: Int, _ c: RGBA) {

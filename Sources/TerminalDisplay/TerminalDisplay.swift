@@ -1,13 +1,15 @@
 // TerminalDisplay: the board as 24-bit-colour half-block characters, for a glance over SSH.
 //
 // What lives here: `CellGrid` (the picture in terminal cells), `Downsampler` (canvas → cells),
-// `TerminalRenderer` (cells → ANSI bytes, a pure encoder), `TerminalKeys` (typed bytes → the
+// `TextLayer` (the frame's text → characters in the cells), `TerminalRenderer` (cells → ANSI
+// bytes, a pure encoder), `TerminalKeys` (typed bytes → the
 // board's events, a pure state machine) and `TerminalDisplay` (the I/O: write, window size,
 // SIGWINCH, keys read in key-at-a-time mode), which reaches the system only through
 // `TerminalSyscalls` — save the emergency restore (`TerminalDisplay+EmergencyRestore`), a bare
 // `write(2)` from a signal handler. It may import Raster, DisplayCore and the C library; nothing
 // else.
 
+public import DisplayCore
 public import Raster
 
 #if canImport(Glibc)
@@ -16,7 +18,8 @@ public import Raster
   internal import Darwin
 #endif
 
-/// A terminal showing the board: downsamples each canvas to cells and writes the difference.
+/// A terminal showing the board: downsamples each canvas to cells, writes its text in them as
+/// characters, and writes the difference.
 ///
 /// Borrows the output file descriptor (it never closes it). `close()` — or `deinit`, if
 /// `close()` was not called — hands the terminal back with `TerminalRenderer.leave()`; a process
@@ -92,12 +95,14 @@ public final class TerminalDisplay {
     return (cellSize.columns * fit, 2 * cellSize.rows * fit)
   }
 
-  /// Shows `canvas`: downsamples it to `cellSize`, encodes the change since the last frame and
-  /// writes all of it. Any canvas size works; one of `canvasSize()` gives every cell the same
+  /// Shows `canvas`: downsamples it to `cellSize`, writes `texts` (the canvas's text, in its
+  /// pixels) into the cells as characters (`TextLayer`), encodes the change since the last frame
+  /// and writes all of it. Any canvas size works; one of `canvasSize()` gives every cell the same
   /// whole-pixel box. After a failed write the next frame is a full redraw.
-  public func present(_ canvas: Canvas) throws(TerminalError) {
+  public func present(_ canvas: Canvas, texts: [DisplayText] = []) throws(TerminalError) {
     precondition(!isClosed, "present(_:) was called after close()")
-    let grid = Downsampler.grid(from: canvas, columns: cellSize.columns, rows: cellSize.rows)
+    var grid = Downsampler.grid(from: canvas, columns: cellSize.columns, rows: cellSize.rows)
+    TextLayer.write(texts, into: &grid, canvasWidth: canvas.width, canvasHeight: canvas.height)
     let bytes = renderer.frame(grid)
     do {
       try writeAll(bytes)

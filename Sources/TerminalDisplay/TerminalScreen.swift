@@ -1,7 +1,8 @@
 public import DisplayCore
 internal import Raster
 
-/// The terminal as the board's display: each frame downsampled to half-block cells.
+/// The terminal as the board's display: each frame downsampled to half-block cells, with the
+/// frame's text written over them as characters (`DisplayFrame.texts`).
 ///
 /// Its events are the keys typed (`TerminalKeys`) and a resize (`SIGWINCH`), looked at ten
 /// times a second.
@@ -14,10 +15,12 @@ public final class TerminalScreen: Display {
   /// The canvas size that gives every cell the same whole-pixel box.
   public var size: (width: Int, height: Int) { terminal.canvasSize() }
 
-  public var traits: DisplayTraits { DisplayTraits(fillsScreen: false, eventPollInterval: 0.1) }
+  public var traits: DisplayTraits { DisplayTraits(fillsScreen: false, eventPollInterval: 0.1, writesText: true) }
 
   public func present(_ frame: DisplayFrame) throws(DisplayError) {
-    do { try terminal.present(frame.canvas) } catch { throw DisplayError("cannot write to the terminal: \(error)") }
+    do { try terminal.present(frame.canvas, texts: frame.texts) } catch {
+      throw DisplayError("cannot write to the terminal: \(error)")
+    }
   }
 
   public func events() -> [DisplayEvent] {

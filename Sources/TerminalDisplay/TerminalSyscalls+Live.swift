@@ -47,6 +47,7 @@
           var t = termios()
           guard isatty(fd) == 1, tcgetattr(fd, &t) == 0 else { return false }
           saved.settings = t
+          keepForEmergencyRestore(input: fd, settings: t)
           t.c_lflag &= ~tcflag_t(ICANON | ECHO)
           // VMIN 0, VTIME 0: a read returns at once with what is there.
           withUnsafeMutableBytes(of: &t.c_cc) { cc in
@@ -59,6 +60,7 @@
           guard var t = saved.settings else { return }
           saved.settings = nil
           _ = tcsetattr(fd, TCSANOW, &t)
+          forgetEmergencyRestoreInput()
         })
     }
   }

@@ -86,6 +86,8 @@ struct LiveRun {
     var scene = try resources.map { r throws(CLIError) in
       try Scene.load(options, resources: r, board: screen().canvasSize)
     }
+    // A terminal writes the text as characters: the renderer keeps what each widget wrote.
+    if traits.writesText { scene?.renderer.keepsText = true }
     var board = Canvas(width: 16, height: 16)
     func makeCanvas() -> Canvas {
       let (w, h) = screen().canvasSize
@@ -205,7 +207,15 @@ struct LiveRun {
           if panel?.enclosing != lastPanel { drawn.renderer.invalidate() }
           lastPanel = panel?.enclosing
           var dirty = drawn.draw(frame, into: &board)
+          let recorded = drawn.renderer.painter.records.count
           if let panel { dirty.append(diagnostics.draw(panelText, in: panel, on: &board, scene: &drawn)) }
+          var texts: [DisplayText] = []
+          if traits.writesText {
+            let panelRecords = Array(drawn.renderer.painter.records[recorded...])
+            drawn.renderer.painter.records.removeSubrange(recorded...)
+            texts = BoardTexts.texts(
+              board: drawn.renderer.texts, panel: panel.map { ($0.enclosing, panelRecords) })
+          }
           diagnostics.frameTime = Date().timeIntervalSince(started)
           let bg = drawn.theme.bg
           let night = look.night
@@ -215,7 +225,8 @@ struct LiveRun {
             screenFrame = nil
             if whole || !dirty.isEmpty {
               try present(
-                DisplayFrame(canvas: board, dirty: whole ? nil : dirty, offset: offset, background: bg), on: display)
+                DisplayFrame(canvas: board, dirty: whole ? nil : dirty, offset: offset, background: bg, texts: texts),
+                on: display)
               diagnostics.framePresented()
             }
           case .screen(whole: false):
@@ -224,7 +235,11 @@ struct LiveRun {
               screenFrame = nil  // `out` is the one reference: updated in place, not copied
               let rects = screen().update(&out, from: board, dirty: dirty, offset: offset, night: night)
               if !rects.isEmpty {
-                try present(DisplayFrame(canvas: out, dirty: rects), on: display)
+                try present(
+                  DisplayFrame(
+                    canvas: out, dirty: rects,
+                    texts: BoardTexts.onScreen(texts, rotation: options.rotate, offset: offset, night: night)),
+                  on: display)
                 diagnostics.framePresented()
               }
               screenFrame = out
@@ -233,7 +248,11 @@ struct LiveRun {
             fallthrough
           case .screen:
             let out = screen().frame(for: board, offset: offset, night: night, background: bg)
-            try present(DisplayFrame(canvas: out, dirty: nil), on: display)
+            try present(
+              DisplayFrame(
+                canvas: out, dirty: nil,
+                texts: BoardTexts.onScreen(texts, rotation: options.rotate, offset: offset, night: night)),
+              on: display)
             diagnostics.framePresented()
             screenFrame = out
           case .none:

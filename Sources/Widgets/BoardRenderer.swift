@@ -13,6 +13,25 @@ public struct BoardRenderer {
   private var drawn: [Int: AnyHashable] = [:]
   private var drawnKey: FrameKey?
   private var lastBanner: String??
+  /// The text each widget of the current page last drew, and the banner's, while `keepsText`.
+  private var widgetTexts: [Int: [Painter.Record]] = [:]
+  private var bannerTexts: [Painter.Record] = []
+
+  /// Whether the text drawn is kept (`texts`), for a display that writes text as characters.
+  /// Setting it redraws the next frame in full; it does not change a pixel.
+  public var keepsText = false {
+    didSet {
+      painter.recording = keepsText
+      painter.records = []
+      invalidate()
+    }
+  }
+
+  /// Every line of text the canvas shows, widget by widget in the layout's order, then the
+  /// banner's; empty unless `keepsText`.
+  public var texts: [Painter.Record] {
+    widgetTexts.keys.sorted().flatMap { widgetTexts[$0]! } + bannerTexts
+  }
 
   /// What invalidates everything: size, theme, variant, scale, page.
   private struct FrameKey: Equatable {
@@ -50,6 +69,8 @@ public struct BoardRenderer {
     drawn = [:]
     drawnKey = nil
     lastBanner = nil
+    widgetTexts = [:]
+    bannerTexts = []
   }
 
   /// Draws `frame` onto `canvas`; returns the rectangles that changed (empty when nothing did).
@@ -68,6 +89,8 @@ public struct BoardRenderer {
     if key != drawnKey {
       drawn = [:]
       lastBanner = nil
+      widgetTexts = [:]
+      bannerTexts = []
       canvas.fill(canvas.bounds, style.theme.bg)
       dirty.append(canvas.bounds)
       drawnKey = key
@@ -82,16 +105,27 @@ public struct BoardRenderer {
       if drawn[i] == model { continue }
       let area = rect.enclosing.intersection(canvas.bounds)
       canvas.fill(area, style.theme.bg)
+      let recorded = painter.records.count
       canvas.withClip(area) { c in widget.draw(model, in: rect, style: style, painter: &painter, canvas: &c) }
+      if keepsText { widgetTexts[i] = takeRecords(from: recorded) }
       drawn[i] = model
       dirty.append(area)
     }
     if let text = frame.banner, lastBanner != .some(text) {
+      let recorded = painter.records.count
       Banner.draw(text, in: banner, style: style, painter: &painter, canvas: &canvas)
+      if keepsText { bannerTexts = takeRecords(from: recorded) }
       dirty.append(banner.enclosing.intersection(canvas.bounds))
     }
     lastBanner = .some(frame.banner)
     return dirty
+  }
+
+  /// The painter's records from `start` on, taken out of it (so that they do not pile up).
+  private mutating func takeRecords(from start: Int) -> [Painter.Record] {
+    let taken = Array(painter.records[start...])
+    painter.records.removeSubrange(start...)
+    return taken
   }
 
   /// What an overlay drawn over the current page on a `width`×`height` frame must not cover: the

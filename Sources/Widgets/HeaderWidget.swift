@@ -67,7 +67,7 @@ public struct HeaderWidget: Widget {
     painter.draw(
       [.secondary(context), .label(String(m.title.dropFirst(context.count)))],
       in: Rect(x: left.minX, y: y, width: left.width, height: titleH), size: titleSize, color: ink,
-      background: t.bg, bold: true, canvas: &canvas)
+      background: t.bg, bold: true, title: true, canvas: &canvas)
     y += titleH
     for line in lines {
       painter.draw(

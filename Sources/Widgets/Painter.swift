@@ -33,6 +33,16 @@ public struct Painter {
     /// Even its fixed pieces were wider than the box at the smallest legible size: drawn whole
     /// past the box (clipped by the widget's cell).
     public var overflows: Bool
+    /// How it was drawn: the face, the alignment in `box`, the baseline, and the face's
+    /// ascender and descender at `size` (positive), so its glyphs lie between
+    /// `baseline - ascender` and `baseline + descender`.
+    public var bold: Bool = false
+    public var align: Align = .left
+    public var baseline: Double = 0
+    public var ascender: Double = 0
+    public var descender: Double = 0
+    /// Whether it is a title (a card's, the board's), drawn with `title: true`.
+    public var title: Bool = false
   }
 
   /// The smallest sizes text may shrink to when its fixed pieces (numbers) do not fit.
@@ -62,21 +72,21 @@ public struct Painter {
   public mutating func draw(
     _ string: String, in box: Rect, size: Double, color: RGBA, background: RGBA, align: Align = .left,
     bold: Bool = false, tabular: Bool = false, role: Role = .info, keep: TextRenderer.Keep = .start,
-    canvas: inout Canvas
+    title: Bool = false, canvas: inout Canvas
   ) -> Double {
     draw(
       [role == .key ? .fixed(string) : .label(string, keep: keep)], in: box, size: size, color: color,
-      background: background, align: align, bold: bold, tabular: tabular, role: role, canvas: &canvas)
+      background: background, align: align, bold: bold, tabular: tabular, role: role, title: title, canvas: &canvas)
   }
 
   /// Draws a line of `pieces` in `box`, vertically centred and fitted (`TextRenderer.fit`):
   /// secondary pieces dropped first, then labels shortened, fixed pieces kept whole. When the
   /// fixed pieces alone do not fit, the text is drawn smaller, down to `floors`. Returns the
-  /// width drawn.
+  /// width drawn. `title` only marks the record (a title, for a display that writes text).
   @discardableResult
   public mutating func draw(
     _ pieces: [TextPiece], in box: Rect, size: Double, color: RGBA, background: RGBA, align: Align = .left,
-    bold: Bool = false, tabular: Bool = false, role: Role = .info, canvas: inout Canvas
+    bold: Bool = false, tabular: Bool = false, role: Role = .info, title: Bool = false, canvas: inout Canvas
   ) -> Double {
     guard box.width > 0, box.height > 0, pieces.contains(where: { !$0.text.isEmpty }) else { return 0 }
     let weight: Weight = bold ? .bold : .regular
@@ -96,7 +106,7 @@ public struct Painter {
         records.append(
           Record(
             text: "", box: box, x: box.minX, size: size, width: 0, color: color, background: background, role: role,
-            requested: pieces, pieces: [], overflows: false))
+            requested: pieces, pieces: [], overflows: false, bold: bold, align: align, title: title))
       }
       return 0
     }
@@ -115,7 +125,8 @@ public struct Painter {
       records.append(
         Record(
           text: s, box: box, x: x.rounded(), size: size, width: m.width, color: color, background: background,
-          role: role, requested: pieces, pieces: fitted.pieces, overflows: !fitted.fits))
+          role: role, requested: pieces, pieces: fitted.pieces, overflows: !fitted.fits, bold: bold, align: align,
+          baseline: baseline, ascender: m.ascender, descender: m.descender, title: title))
     }
     return m.width
   }

@@ -53,8 +53,8 @@ enum Card {
     let hasTitle = title.contains { !$0.text.isEmpty }
     if hasTitle {
       painter.draw(
-        title, in: titleBox, size: titleSize, color: style.text(on: t.bg), background: t.bg, bold: true, canvas: &canvas
-      )
+        title, in: titleBox, size: titleSize, color: style.text(on: t.bg), background: t.bg, bold: true, title: true,
+        canvas: &canvas)
     }
     let top = !hasTitle ? rect.minY + pad : titleBox.maxY + pad * 0.4
     return Rect(x: rect.minX + pad, y: top, width: rect.width - 2 * pad, height: max(0, rect.maxY - pad - top))

@@ -3,8 +3,10 @@ import TerminalDisplay
 
 /// A minimal terminal emulator for the sequences `TerminalRenderer` emits, and nothing more.
 ///
-/// Handles CUP (`ESC[r;cH`), SGR `0`, `38;2;r;g;b` and `48;2;r;g;b`, ED 2 (`ESC[2J`), cursor
-/// hide/show (`ESC[?25l`/`h`), autowrap off/on (`ESC[?7l`/`h`), CR, LF and printable characters.
+/// Handles CUP (`ESC[r;cH`), SGR `0`, `1`, `22`, `38;2;r;g;b` and `48;2;r;g;b`, ED 2
+/// (`ESC[2J`), cursor hide/show (`ESC[?25l`/`h`), autowrap off/on (`ESC[?7l`/`h`), the alternate
+/// screen (`ESC[?1049h`/`l`: the main screen and cursor kept, then given back), CR, LF and
+/// printable characters.
 /// Anything else is recorded in `unknown`, so a test can insist the output held nothing else.
 /// With `eagerWrap` it models terminals that scroll as soon as the bottom-right cell is written
 /// with autowrap on, rather than at the next character.
@@ -13,6 +15,7 @@ struct ANSIScreen {
     var char: Character = " "
     var fg: RGBA?
     var bg: RGBA?
+    var bold = false
   }
 
   let columns: Int
@@ -26,6 +29,10 @@ struct ANSIScreen {
   var bg: RGBA?
   var cursorVisible = true
   var autowrap = true
+  var bold = false
+  /// The main screen and its cursor while the alternate screen shows.
+  var mainScreen: (cells: [Cell], row: Int, column: Int)?
+  var onAlternateScreen: Bool { mainScreen != nil }
   /// Counts of what was seen.
   var printed = 0
   var scrolls = 0
@@ -65,12 +72,16 @@ struct ANSIScreen {
     }
   }
 
-  /// The screen as a cell grid, if every cell is `▀` with both colours set.
+  /// The screen as a cell grid, if every cell has both colours set (`▀` a picture cell, any
+  /// other character a text cell).
   func grid() -> CellGrid? {
     var out: [CellGrid.Cell] = []
     for cell in cells {
-      guard cell.char == "▀", let fg = cell.fg, let bg = cell.bg else { return nil }
-      out.append(CellGrid.Cell(top: fg, bottom: bg))
+      guard let fg = cell.fg, let bg = cell.bg else { return nil }
+      out.append(
+        cell.char == "▀" && !cell.bold
+          ? CellGrid.Cell(top: fg, bottom: bg)
+          : CellGrid.Cell(character: cell.char, color: fg, background: bg, bold: cell.bold))
     }
     return CellGrid(columns: columns, rows: rows, cells: out)
   }
@@ -81,7 +92,7 @@ struct ANSIScreen {
       lineFeed()
     }
     pendingWrap = false
-    cells[row * columns + column] = Cell(char: char, fg: fg, bg: bg)
+    cells[row * columns + column] = Cell(char: char, fg: fg, bg: bg, bold: bold)
     printed += 1
     if column + 1 < columns {
       column += 1
@@ -129,6 +140,15 @@ struct ANSIScreen {
     case ("?25", "h"): cursorVisible = true
     case ("?7", "l"): autowrap = false
     case ("?7", "h"): autowrap = true
+    case ("?1049", "h"):
+      guard mainScreen == nil else { return }
+      mainScreen = (cells, row, column)
+      cells = Array(repeating: Cell(), count: columns * rows)
+    case ("?1049", "l"):
+      guard let main = mainScreen else { return }
+      (cells, row, column) = main
+      mainScreen = nil
+      pendingWrap = false
     case ("2", "J"):
       clears += 1
       cells = Array(repeating: Cell(), count: columns * rows)
@@ -151,6 +171,13 @@ struct ANSIScreen {
       case 0:
         fg = nil
         bg = nil
+        bold = false
+        i += 1
+      case 1:
+        bold = true
+        i += 1
+      case 22:
+        bold = false
         i += 1
       case 38, 48:
         guard i + 4 < p.count, p[i + 1] == 2, p[(i + 2)...(i + 4)].allSatisfy({ (0...255).contains($0) }) else {

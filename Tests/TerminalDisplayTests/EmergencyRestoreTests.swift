@@ -7,7 +7,7 @@ import Testing
 @Suite("Terminal emergency restore", .serialized)
 struct EmergencyRestoreTests {
   /// What the emergency restore writes: `leave()` without the cursor move.
-  static let restore = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\r\n".utf8)
+  static let restore = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
 
   /// A pipe whose write end is moved above 900, out of the way of the fake descriptors other
   /// tests give their displays (a display closing with the same number would disarm this one).

@@ -199,6 +199,6 @@ final class FakeTerminal {
     display = nil
     let screen = fake.screen(columns: 12, rows: 6)
     #expect(screen.cursorVisible && screen.autowrap)
-    #expect(screen.row == 5, "below the board's five rows")
+    #expect(!screen.onAlternateScreen && screen.row == 0, "the screen and cursor from before the board")
   }
 }

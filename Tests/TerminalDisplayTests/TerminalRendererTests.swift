@@ -18,12 +18,13 @@ import Testing
     let grid = Downsampler.grid(from: Self.canvas, columns: 20, rows: 6)
     var renderer = TerminalRenderer()
     let bytes = renderer.frame(grid)
-    #expect(bytes.starts(with: Array("\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J".utf8)))
+    #expect(bytes.starts(with: Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J".utf8)))
     #expect(bytes.suffix(4) == Array("\u{1B}[0m".utf8)[...])
     var screen = ANSIScreen(columns: 20, rows: 6)
     Self.feed(bytes, to: &screen)
     #expect(try #require(screen.grid()) == grid)
     #expect(screen.printed == 120)
+    #expect(screen.onAlternateScreen)
     #expect(screen.clears == 1)
     #expect(!screen.cursorVisible)
     #expect(!screen.autowrap)
@@ -110,14 +111,49 @@ import Testing
     #expect(try #require(screen.grid()) == bigger)
   }
 
-  @Test func leaveRestoresTheTerminalBelowTheBoard() {
+  @Test func leaveGivesBackTheScreenFromBeforeTheBoard() {
     var renderer = TerminalRenderer()
     var screen = ANSIScreen(columns: 5, rows: 4)
+    Self.feed(Array("$ ls\r\n".utf8), to: &screen)
     Self.feed(renderer.frame(CellGrid(columns: 5, rows: 3)), to: &screen)
-    Self.feed(renderer.leave(), to: &screen)
+    #expect(screen.onAlternateScreen && screen[0, 0].char == "▀")
+    let leave = renderer.leave()
+    Self.feed(leave, to: &screen)
     #expect(screen.cursorVisible)
     #expect(screen.autowrap)
     #expect(screen.fg == nil && screen.bg == nil)
-    #expect(screen.row == 3 && screen.column == 0, "on the line after the board's three rows")
+    #expect(!screen.onAlternateScreen)
+    #expect(screen[0, 0].char == "$" && screen.row == 1 && screen.column == 0, "the shell's screen and cursor")
+    // A terminal without an alternate screen has the cursor put below the board first.
+    let belowTheBoard = Array("\u{1B}[3;1H\r\n\u{1B}[?1049l".utf8)
+    #expect(leave.suffix(belowTheBoard.count).elementsEqual(belowTheBoard))
+  }
+
+  @Test func textCellsAreWrittenAsTheirCharactersInTheirColoursAndBold() throws {
+    let ink = RGBA(r: 250, g: 250, b: 240)
+    let bg = RGBA(r: 20, g: 30, b: 40)
+    var grid = Downsampler.grid(from: Self.canvas, columns: 20, rows: 6)
+    for (i, c) in "Done 12".enumerated() {
+      grid[2 + i, 1] = CellGrid.Cell(character: c, color: ink, background: bg, bold: i >= 5)
+    }
+    grid[10, 2] = CellGrid.Cell(character: "漢", color: ink, background: bg)
+    grid[11, 2] = .wideTail(background: bg)
+    var renderer = TerminalRenderer()
+    let bytes = renderer.frame(grid)
+    var screen = ANSIScreen(columns: 20, rows: 6)
+    Self.feed(bytes, to: &screen)
+    #expect(occurrences(of: "Done", in: bytes) == 1)
+    #expect(occurrences(of: "\u{1B}[1m", in: bytes) == 1 && occurrences(of: "\u{1B}[22m", in: bytes) == 1)
+    let shown = String((0..<20).map { screen[$0, 1].char })
+    #expect(shown.contains("Done 12"), "\(shown)")
+    #expect(screen[7, 1].bold && !screen[6, 1].bold)
+    #expect(screen[2, 1].fg == ink && screen[2, 1].bg == bg)
+    #expect(screen[10, 2].char == "漢")
+    // A later frame writes only the cell that changed.
+    var changed = grid
+    changed[11, 2] = .wideTail(background: bg)
+    changed[2, 1] = CellGrid.Cell(character: "B", color: ink, background: bg)
+    let again = renderer.frame(changed)
+    #expect(occurrences(of: "B", in: again) == 1 && occurrences(of: "Done", in: again) == 0)
   }
 }

@@ -24,6 +24,55 @@ public enum Golden {
     }
   }
 
+  /// Compares `text` with `<directory>/<name>.txt`, by the same rules as images: a missing
+  /// golden is recorded (never on CI) and fails, `WALLBOARD_RECORD_GOLDENS=1` re-records, and a
+  /// mismatch names the first line that differs and writes `<name>.actual.txt` to a temporary
+  /// folder.
+  public static func checkText(
+    _ text: String, named name: String, directory: URL,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let file = directory.appendingPathComponent("\(name).txt")
+    let ci = environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" } ?? false
+    let rerecord = environment["WALLBOARD_RECORD_GOLDENS"] == "1"
+    let exists = FileManager.default.fileExists(atPath: file.path)
+    func fail(_ message: String) { Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation) }
+    if !exists || rerecord {
+      if ci {
+        return fail(
+          exists
+            ? "WALLBOARD_RECORD_GOLDENS is set but CI is too: goldens are never recorded on CI"
+            : "missing golden \(file.path) (CI never records; record it locally and commit it)")
+      }
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file, options: .atomic)
+      } catch {
+        return fail("could not record golden \(file.path): \(error)")
+      }
+      return fail(
+        exists
+          ? "re-recorded golden \(file.path) (WALLBOARD_RECORD_GOLDENS=1); look at it, then run again without it"
+          : "recorded missing golden \(file.path); look at it, then run again")
+    }
+    guard let data = FileManager.default.contents(atPath: file.path) else {
+      return fail("cannot read golden \(file.path)")
+    }
+    let golden = String(decoding: data, as: UTF8.self)
+    guard golden != text else { return }
+    let a = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let g = golden.split(separator: "\n", omittingEmptySubsequences: false)
+    let line = Array(zip(a, g)).firstIndex { $0 != $1 } ?? min(a.count, g.count)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wallboard-golden-\(name)-\(getpid())")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let actual = dir.appendingPathComponent("\(name).actual.txt")
+    try? Data(text.utf8).write(to: actual)
+    fail(
+      "\(name): differs from \(file.path) at line \(line + 1):\n  golden: \(line < g.count ? String(g[line]) : "(none)")"
+        + "\n  actual: \(line < a.count ? String(a[line]) : "(none)")\n(actual text: \(actual.path))")
+  }
+
   /// What `check` found, for tests of the golden machinery itself.
   public struct Result: Sendable {
     /// Nil when the canvas matched; otherwise the failure message.

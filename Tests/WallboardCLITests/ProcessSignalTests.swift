@@ -149,9 +149,10 @@ struct ProcessSignalTests {
     let rest = out.read(seconds: 10) { _ in false }
     try #require(Self.waitForExit(p, seconds: 10), "SIGTERM did not stop the board")
     #expect(p.terminationReason == .exit && p.terminationStatus == 0)
-    // `close()`'s leave(), with the cursor moved below the board: not the signal handler's.
+    // `close()`'s leave(), with the cursor moved below the board and the alternate screen left:
+    // not the signal handler's.
     #expect(
-      (first + rest).hasSuffix("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[16;1H\r\n"),
+      (first + rest).hasSuffix("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[16;1H\r\n\u{1B}[?1049l"),
       "\((first + rest).suffix(40).debugDescription)")
     let message = String(
       decoding: Deadline.output(of: err.fileHandleForReading, process: p, timeout: 10), as: UTF8.self)

@@ -35,7 +35,7 @@ struct RealStopSignalTests {
       "the child \(p.terminationReason == .exit ? "exited \(p.terminationStatus): \(codes[Int(p.terminationStatus)] ?? "?")" : "died of signal \(p.terminationStatus)")"
     )
     let written = try Data(contentsOf: output)
-    let restore = Data("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\r\n".utf8)
+    let restore = Data("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
     #expect(written.range(of: restore) != nil, "the handler put the terminal back")
   }
 
