@@ -156,7 +156,7 @@ let package = Package(
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
         "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
       ],
-      swiftSettings: strict),
+      exclude: ["Goldens"], swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,
     // projected and drawn in process (`make fuzz-cases` runs more cases).
     .testTarget(

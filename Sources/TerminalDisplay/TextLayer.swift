@@ -1,5 +1,5 @@
 public import DisplayCore
-public import Raster
+internal import Raster
 
 /// Writes a frame's text into its cell grid as characters, over the half-block picture.
 ///
