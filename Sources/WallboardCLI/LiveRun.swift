@@ -71,10 +71,11 @@ struct LiveRun {
     let sources = SourceSet.start(made, inbox: inbox)
     defer {
       sources.stop()
-      // What the sources delivered before they stopped is taken (and kept) too.
+      // What the sources delivered before they stopped is taken (and kept) too, at the board's
+      // time now: a simulation's last events are not dated after the moment the journal keeps.
       let last = inbox.take()
       if !last.isEmpty {
-        let t = store.clock ?? now()
+        let t = sources.clock(real: now)()
         for i in last { store.apply(i, at: t) }
       }
     }
