@@ -5,6 +5,11 @@ public import WallboardCore
 /// after a real delay of (simulated gap ÷ speed), never more than `maxGap` seconds, so a
 /// running board changes every few seconds. Between events it sends nothing; the board's
 /// clock for a simulation is `simulatedNow()`.
+///
+/// Resumed (`resumeAfter`, the last number a journal holds of it), it goes on from there: the
+/// timeline is replayed to that event without sending it again, and its clock starts at that
+/// event's time when it is past the present moment. A board restored from the journal and the
+/// simulation then tell one moment.
 public final class SimDriver: @unchecked Sendable {
   public let team: SimulatedTeam
   public let origin: String
@@ -14,13 +19,23 @@ public final class SimDriver: @unchecked Sendable {
   private var anchorSim: Instant
   private var anchorReal: Date
   private var stopped = false
+  /// The timeline from where this run starts sending (past the resumed events), the number of
+  /// the last one passed, and the moment the first burst runs to.
+  private let resumed: SimTimeline
+  private let resumeAfter: Int64
+  private let startsAt: Instant
 
-  public init(team: SimulatedTeam, origin: String, speed: Double, maxGap: Double = 4) {
+  public init(team: SimulatedTeam, origin: String, speed: Double, maxGap: Double = 4, resumeAfter: Int64 = 0) {
     self.team = team
     self.origin = origin
     self.speed = speed
     self.maxGap = maxGap
-    self.anchorSim = team.defaultNow
+    var timeline = SimTimeline(team: team)
+    let last = timeline.skip(through: resumeAfter)
+    self.resumed = timeline
+    self.resumeAfter = resumeAfter
+    self.startsAt = max(team.defaultNow, last ?? team.defaultNow)
+    self.anchorSim = startsAt
     self.anchorReal = Date()
   }
 
@@ -46,10 +61,10 @@ public final class SimDriver: @unchecked Sendable {
   /// Delivers inputs on a background thread until `stop()`.
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
     let thread = Thread { [self] in
-      var timeline = SimTimeline(team: team)
+      var timeline = resumed
       let decoder = LineDecoder(origin: origin, label: origin)
-      var n = 0
-      let now0 = team.defaultNow
+      var n = Int(resumeAfter)
+      let now0 = startsAt
       deliver(.connection(origin: origin, status: .live, at: SystemClock.now(), detail: "simulated"))
       while timeline.peekTime() <= now0 {
         let (_, line) = timeline.next()

@@ -3,17 +3,23 @@ public import WallboardCore
 
 /// The simulated team as a source: live through `SimDriver` (its own clock runs `speed` times
 /// faster than real time), or read in simulated time up to a moment.
+///
+/// On a board restored from a journal it resumes: `resumeAfter` is the number of the last of its
+/// events the journal holds, and it goes on from the next one (see `SimDriver`).
 public final class SimSource: EventSource {
   public let team: SimulatedTeam
   public let origin: String
   public let isFinite = true
   public let appliesMoment = true
+  /// The number of the last event the restored board holds (0: it starts afresh).
+  public let resumeAfter: Int64
   private let driver: SimDriver
 
-  public init(team: SimulatedTeam, origin: String, speed: Double) {
+  public init(team: SimulatedTeam, origin: String, speed: Double, resumeAfter: Int64 = 0) {
     self.team = team
     self.origin = origin
-    driver = SimDriver(team: team, origin: origin, speed: speed)
+    self.resumeAfter = resumeAfter
+    driver = SimDriver(team: team, origin: origin, speed: speed, resumeAfter: resumeAfter)
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) { driver.start(deliver: deliver) }
@@ -21,13 +27,17 @@ public final class SimSource: EventSource {
 
   public var ownClock: (@Sendable () -> Instant)? { { [driver] in driver.simulatedNow() } }
 
-  /// Simulates up to `moment` (default: the team's present, Wednesday of its second week).
+  /// Simulates up to `moment` (default: the team's present, Wednesday of its second week, or
+  /// the last event the restored board holds when that is later), past the events it holds.
   public func read(
     through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant? {
-    let until = moment ?? team.defaultNow
+    var timeline = SimTimeline(team: team)
+    let held = timeline.skip(through: resumeAfter)
+    let until = moment ?? max(team.defaultNow, held ?? team.defaultNow)
     Self.stream(
-      team: team, origin: origin, through: until, receivedAt: receivedAt, deadline: deadline, deliver: deliver)
+      team: team, origin: origin, through: until, after: resumeAfter, receivedAt: receivedAt, deadline: deadline,
+      deliver: deliver)
     return until
   }
 
@@ -47,15 +57,17 @@ public final class SimSource: EventSource {
 
   /// Hands every input up to and including `at` to `deliver`, one at a time, and stops early
   /// (returning `false`) when `deadline` passes: a far-off `at` is years of simulated team.
+  /// The events numbered up to `after` are passed over (a restored board holds them).
   @discardableResult
   public static func stream(
-    team: SimulatedTeam, origin: String, through at: Instant, receivedAt: Instant? = nil,
+    team: SimulatedTeam, origin: String, through at: Instant, after: Int64 = 0, receivedAt: Instant? = nil,
     deadline: Date = .distantFuture, deliver: (BoardInput) -> Void
   ) -> Bool {
     var timeline = SimTimeline(team: team)
+    timeline.skip(through: after)
     let decoder = LineDecoder(origin: origin, label: origin)
     deliver(.connection(origin: origin, status: .live, at: receivedAt ?? at, detail: "simulated"))
-    var n = 0
+    var n = Int(after)
     while timeline.peekTime() <= at {
       let (time, line) = timeline.next()
       n += 1
@@ -98,8 +110,11 @@ extension SimSource {
       return parts.isEmpty ? "sim" : "sim:" + parts.joined(separator: ",")
     }
 
+    /// Resumed from what the restored board holds of its origin, if anything.
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
-      SimSource(team: SimulatedTeam(seed: seed, start: start), origin: name, speed: speed)
+      let held = context.restored[name]?.cursor.last[SimTimeline.publisher] ?? 0
+      return SimSource(
+        team: SimulatedTeam(seed: seed, start: start), origin: name, speed: speed, resumeAfter: max(0, held))
     }
   }
 

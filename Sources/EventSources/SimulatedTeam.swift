@@ -49,7 +49,25 @@ public struct SimTimeline: Sendable {
   private var position = 0
   private var seq: Int64 = 0
 
+  /// The envelope's `source` of every event: the publisher whose numbers a journal keeps.
+  public static let publisher = "sim.team"
+
   public init(team: SimulatedTeam) { self.team = team }
+
+  /// Passes over the entries up to and including number `seq` without writing them (they are
+  /// the same whenever the timeline is replayed: it is a function of the seed); returns the
+  /// time of the last one passed, nil when none was.
+  @discardableResult
+  public mutating func skip(through last: Int64) -> Instant? {
+    var time: Instant?
+    while seq < last {
+      fill()
+      time = buffer[position].time
+      position += 1
+      seq += 1
+    }
+    return time
+  }
 
   /// The time of the next entry.
   public mutating func peekTime() -> Instant {
@@ -64,7 +82,7 @@ public struct SimTimeline: Sendable {
     position += 1
     seq += 1
     let line =
-      "{\"topic\":\"\(e.topic)\",\"time\":\"\(e.time.rfc3339)\",\"seq\":\(seq),\"source\":\"sim.team\",\"payload\":\(e.payload)}"
+      "{\"topic\":\"\(e.topic)\",\"time\":\"\(e.time.rfc3339)\",\"seq\":\(seq),\"source\":\"\(Self.publisher)\",\"payload\":\(e.payload)}"
     return (e.time, line)
   }
 

@@ -10,14 +10,18 @@ public struct SourceContext: Sendable {
   public var projects: Set<String>?
   /// The board's settings, for a source that reads boards built under them (a journal).
   public var settings: BoardSettings?
+  /// What the board restored from its journal holds of each origin: a source that can go on
+  /// from there (the simulation) does so instead of starting again.
+  public var restored: [String: OriginState]
   public init(
     locator: WorkspaceLocator, clock: @escaping @Sendable () -> Instant, projects: Set<String>? = nil,
-    settings: BoardSettings? = nil
+    settings: BoardSettings? = nil, restored: [String: OriginState] = [:]
   ) {
     self.locator = locator
     self.clock = clock
     self.projects = projects
     self.settings = settings
+    self.restored = restored
   }
 }
 

@@ -65,8 +65,10 @@ public struct FiniteLoad: Sendable {
     let deadline = started.addingTimeInterval(options.wait)
     let sources = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
-      settings: options.boardSettings,
+      settings: options.boardSettings, restored: store.state.origins,
       environment: env, clock: clock ?? SystemClock.now)
+    // The board a journal restored agrees with the sources (`JournalPlace.keep`).
+    JournalPlace.keep(&store, to: sources, at: present)
     for source in sources where source.isFinite {
       do throws(SourceError) {
         let rule: BoardStore.AsOf = source.appliesMoment ? .none : .everyEvent

@@ -132,6 +132,23 @@ enum JournalPlace {
     }
   }
 
+  /// Keeps a board restored from a journal to the sources that run now: what an origin outside
+  /// `sources` contributed goes (a source no longer named, `declared` when no `--sprint` is
+  /// declared now; `BoardState.keeping`). Applied as a restored board, so that a journal being
+  /// written records it as a board replaced whole (its inputs before no longer lead to it).
+  /// An empty board left is no "last known board". With no source at all, the board is the
+  /// journal's alone and stays as it is (shown as the last known board).
+  ///
+  /// - Parameter at: the journal's moment (the board time of the last input it delivered).
+  static func keep(_ store: inout BoardStore, to sources: [any EventSource], at: Instant?) {
+    guard !sources.isEmpty else { return }
+    let time = at ?? store.state.lastEventTime ?? Instant(millis: 0)
+    guard let kept = store.state.keeping(origins: Set(sources.map(\.origin)), at: time) else { return }
+    store.apply(.restored(kept), at: time, asOfRule: .none)
+    if kept.origins.isEmpty { store = BoardStore(state: kept, asOf: store.asOf, recorder: store.recorder) }
+    store.resetTally()
+  }
+
   /// What an unusable journal becomes: an error when named; else true when it was set aside (a
   /// new one may be begun), false when the board runs without one (said through `warn`).
   private static func setAside(

@@ -36,11 +36,13 @@ struct LiveRun {
     var writer: JournalWriter?
     let journal = JournalPlace.path(options, environment: environment)
     try JournalPlace.checkReplay(options, journal: journal)
+    var restoredAt: Instant?
     if let path = journal,
       let (w, played) = try JournalPlace.open(
         path, options: options, into: &store, named: options.journal != nil, warn: console.error)
     {
       if played.snapshot != nil || played.inputs > 0 { store.markRestored() }
+      restoredAt = played.at
       store.recorder = w
       w.start()
       writer = w
@@ -58,18 +60,22 @@ struct LiveRun {
             + (s.lastError.map { " — last error: \($0)" } ?? ""))
       }
     }
-    let sources = SourceSet.start(
-      try SourceSet.make(
-        options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
-        settings: options.boardSettings,
-        environment: environment, clock: now),
-      inbox: inbox)
+    // The restored board agrees with the sources that run now: the simulation goes on from the
+    // journal's moment, and what other origins (a source no longer named, sprints no longer
+    // declared) left goes before any source starts.
+    let made = try SourceSet.make(
+      options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
+      settings: options.boardSettings, restored: store.state.origins,
+      environment: environment, clock: now)
+    JournalPlace.keep(&store, to: made, at: restoredAt)
+    let sources = SourceSet.start(made, inbox: inbox)
     defer {
       sources.stop()
-      // What the sources delivered before they stopped is taken (and kept) too.
+      // What the sources delivered before they stopped is taken (and kept) too, at the board's
+      // time now: a simulation's last events are not dated after the moment the journal keeps.
       let last = inbox.take()
       if !last.isEmpty {
-        let t = store.clock ?? now()
+        let t = sources.clock(real: now)()
         for i in last { store.apply(i, at: t) }
       }
     }

@@ -11,12 +11,14 @@ final class SourceSet {
 
   /// Makes every source `specs` name (an error names the first that cannot be made), after the
   /// declared sprints' source when there are any: first, so that every feature is recorded
-  /// knowing their membership labels.
+  /// knowing their membership labels. `restored` is what a board restored from a journal holds
+  /// of each origin (the simulation goes on from there).
   static func make(
     _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], settings: BoardSettings? = nil,
-    environment: [String: String], clock: @escaping @Sendable () -> Instant
+    restored: [String: OriginState] = [:], environment: [String: String], clock: @escaping @Sendable () -> Instant
   ) throws(CLIError) -> [any EventSource] {
-    let context = Self.context(projects: projects, settings: settings, environment: environment, clock: clock)
+    var context = Self.context(projects: projects, settings: settings, environment: environment, clock: clock)
+    context.restored = restored
     var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
       do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {

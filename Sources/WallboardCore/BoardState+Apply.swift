@@ -299,16 +299,28 @@ extension BoardState {
     func mine(_ owner: String?) -> Bool { owner == origin }
 
     // Sprints: replace this source's, keeping start and close moments the snapshot does not carry.
+    // The members a list no longer or newly names may be another source's features, which this
+    // snapshot does not record: they are recorded below (declared sprints changed on a restart).
     let incoming = Set(snap.sprints.map(\.id))
-    for id in sprintOrder where mine(contributions.sprints[id]) && !incoming.contains(id) { removeSprint(id) }
+    var listed: Set<String> = []
+    var moved: Set<FeatureKey> = []
+    for id in sprintOrder where mine(contributions.sprints[id]) && !incoming.contains(id) {
+      listed.formUnion(sprints[id]?.featureIds ?? [])
+      if let label = sprints[id]?.membershipLabel {
+        for f in features.values where f.labels.contains(label) { moved.insert(f.key) }
+      }
+      removeSprint(id)
+    }
     for var s in snap.sprints.prefix(limits.maxSprints) where sprintProblem(s) == nil {
       if let old = sprints[s.id] {
         s.startedAt = s.startedAt ?? old.startedAt
         s.closedAt = s.closedAt ?? old.closedAt
       }
+      listed.formUnion(Set(sprints[s.id]?.featureIds ?? []).symmetricDifference(s.featureIds))
       put(s, at: event.time, recordMembers: false)
       contributions.sprints[s.id] = origin
     }
+    for member in listed { moved.formUnion(featureKeys(listedAs: member)) }
     if !snap.workflows.isEmpty {
       for (key, owner) in contributions.workflows where mine(owner) {
         workflows[key] = nil
@@ -364,8 +376,15 @@ extension BoardState {
     withOrigin(origin) { o in
       if o.historyFrom.map({ from < $0 }) ?? true { o.historyFrom = from }
     }
-    // Membership may have moved for anyone: record every present feature.
+    // Membership may have moved for anyone: record every present feature, and the others the
+    // sprints' lists moved.
     for f in kept { record(f, exists: true, at: event.time, membershipMayMove: true) }
+    if !moved.isEmpty {
+      let recorded = Set(kept.map(\.key))
+      for key in moved.sorted() where !recorded.contains(key) {
+        if let f = features[key] { record(f, exists: true, at: event.time, membershipMayMove: true) }
+      }
+    }
     for key in history.keys where features[key] == nil { pruneHistory(of: key) }
     return .applied
   }

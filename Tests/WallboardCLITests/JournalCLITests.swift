@@ -49,10 +49,14 @@ struct JournalCLITests {
     let journal = dir.url.appendingPathComponent("board.db").path
     let events = Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path
     _ = try Self.inspect(["--source", "sim", "--journal", journal])
-    // Restored, then more from another source: both are kept.
-    let both = try Self.inspect(["--source", "jsonl:\(events)", "--journal", journal])
+    // Restored, then more from another source beside it: both are kept.
+    let both = try Self.inspect(["--source", "sim", "--source", "jsonl:\(events)", "--journal", journal])
     #expect(both.contains("\"sim\"") && both.contains("jsonl:"))
     #expect(try Self.inspect(["--journal", journal]) == both)
+    // A source no longer named leaves the board with all it brought (issue 20, item 8).
+    let one = try Self.inspect(["--source", "jsonl:\(events)", "--journal", journal])
+    #expect(!one.contains("\"sim\"") && !one.contains("FEAT-") && one.contains("jsonl:"), "\(one)")
+    #expect(try Self.inspect(["--journal", journal]) == one)
   }
 
   @Test func anEarlierMomentOfAJournalIsLookedAtNotWritten() throws {
