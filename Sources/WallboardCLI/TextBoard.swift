@@ -63,7 +63,7 @@ public enum TextBoard {
     let p = Progress.compute(state: state, scope: scope)
     lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.donePercent(p)) done)")
     let tallies = Tally.compute(state: state, scope: scope)
-    lines.append(tallies.map { "\($0.state) \($0.count)" }.joined(separator: " · "))
+    lines.append(tallies.map { "\($0.label) \($0.count)" }.joined(separator: " · "))
     for s in sources {
       let age = " · " + SourceRow.age(s, now: now, at: at, zone: zone)
       // A source that wants a look says why (the files it cannot read are in its detail).

@@ -101,6 +101,19 @@ struct GoldenTests {
     #expect(Golden.compare(Self.sample, named: "g", directory: dir, environment: [:]).failure == nil)
   }
 
+  /// A golden whose pixels still match is not rewritten when re-recording (no churned bytes).
+  @Test func reRecordingLeavesAMatchingGoldenAlone() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("g.png").path
+    try PNG.write(Self.sample, to: path)
+    let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    Thread.sleep(forTimeInterval: 0.02)
+    let r = Golden.compare(Self.sample, named: "g", directory: dir, environment: ["WALLBOARD_RECORD_GOLDENS": "1"])
+    #expect(!r.recorded && r.failure == nil)
+    #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == before)
+  }
+
   @Test func mismatchReportsAndWritesArtifacts() throws {
     let dir = try Self.scratch()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -21,9 +21,9 @@ struct TextBoardRecentTests {
     }
     let at = Make.t("2026-11-19T12:00:00Z")
     let lines = TextBoard.render(state: s, at: at, now: at, zone: .utc, unit: .auto).split(separator: "\n")
-    #expect(lines.contains("  Login flow (A) → done  11:00"), "\(lines)")
-    #expect(lines.contains("  C → in-progress  11:10"), "\(lines)")
-    let b = try #require(lines.first { $0.hasSuffix("(B) → in-progress  11:05") }, "\(lines)")
+    #expect(lines.contains("  Login flow (A) → Done  11:00"), "\(lines)")
+    #expect(lines.contains("  C → In progress  11:10"), "\(lines)")
+    let b = try #require(lines.first { $0.hasSuffix("(B) → In progress  11:05") }, "\(lines)")
     #expect(b.hasPrefix("  Make the export faster"))
     #expect(b.contains("… (B)"))
   }
@@ -43,8 +43,8 @@ struct TextBoardRecentTests {
     }
     let at = Make.t("2026-11-19T12:00:00Z")
     let lines = TextBoard.render(state: s, at: at, now: at, zone: .utc, unit: .auto).split(separator: "\n")
-    #expect(lines.contains("  api/A → done  11:00"), "\(lines)")
-    #expect(lines.contains("  B → done  11:05"), "an id only one project holds stays bare: \(lines)")
+    #expect(lines.contains("  api/A → Done  11:00"), "\(lines)")
+    #expect(lines.contains("  B → Done  11:05"), "an id only one project holds stays bare: \(lines)")
   }
 
   /// A source that wants a look says why on its line: the files it cannot read.

@@ -74,7 +74,7 @@ struct ShorteningTests {
   func aRecentChangeKeepsItsNewState(width: Double) throws {
     let records = Self.records(RecentWidget(), width: width, height: 120)
     let row = try #require(records.first { $0.text.contains("→") }, "\(records.map(\.text))")
-    #expect(row.text.hasSuffix("→ in-testing"))
+    #expect(row.text.hasSuffix("→ In testing"))
     Self.expectNoOverlap(records, "recent at \(width)")
   }
 
