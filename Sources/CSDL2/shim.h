@@ -261,6 +261,7 @@ static inline int wb_SDL_MustLock(const SDL_Surface *surface) { return (surface-
   X(int, SDL_GetWindowDisplayIndex, (SDL_Window * window)) \
   X(Uint32, SDL_GetWindowFlags, (SDL_Window * window)) \
   X(Uint32, SDL_GetWindowID, (SDL_Window * window)) \
+  X(void, SDL_GetWindowPosition, (SDL_Window * window, int *x, int *y)) \
   X(void, SDL_GetWindowSize, (SDL_Window * window, int *w, int *h)) \
   X(void, SDL_GetWindowSizeInPixels, (SDL_Window * window, int *w, int *h)) \
   X(SDL_Surface *, SDL_GetWindowSurface, (SDL_Window * window)) \
@@ -332,6 +333,34 @@ static inline int wb_SDL_X11MapRaised(const wb_SDL *table, SDL_Window *window) {
   }
   dlclose(library);
   return sent;
+}
+
+/// Where an X11 window's top-left corner is on its screen (`XTranslateCoordinates` to the root
+/// window): SDL keeps the position it asked for, so a window a window manager reparented into a
+/// frame still reads (0, 0) there. Returns 1 with `*x`, `*y` set; 0 when the window is not an X11
+/// one, libX11 cannot be found or the call fails.
+static inline int wb_SDL_X11RootPosition(const wb_SDL *table, SDL_Window *window, int *x, int *y) {
+  SDL_SysWMinfo info;
+  memset(&info, 0, sizeof info);
+  info.version.major = WB_SDL_ABI_MAJOR;
+  info.version.minor = WB_SDL_ABI_MINOR;
+  info.version.patch = WB_SDL_ABI_PATCH;
+  if (!table->SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return 0;
+  struct { void *display; unsigned long window; } x11;
+  memcpy(&x11, &info.info, sizeof x11);
+  void *library = dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  if (library == NULL) return 0;
+  unsigned long (*rootWindow)(void *) = NULL;
+  int (*translate)(void *, unsigned long, unsigned long, int, int, int *, int *, unsigned long *) = NULL;
+  *(void **)(&rootWindow) = dlsym(library, "XDefaultRootWindow");
+  *(void **)(&translate) = dlsym(library, "XTranslateCoordinates");
+  int found = 0;
+  if (rootWindow != NULL && translate != NULL && x11.display != NULL) {
+    unsigned long child = 0;
+    found = translate(x11.display, x11.window, rootWindow(x11.display), 0, 0, x, y, &child) != 0;
+  }
+  dlclose(library);
+  return found;
 }
 
 /// `SDL_WINDOW_HIDDEN`: created unmapped.

@@ -10,6 +10,7 @@ extension SDLWindow {
     var event = SDL_Event()
     while sdl.SDL_PollEvent!(&event) == 1 { append(event, to: &events) }
     remapIfLost()
+    reassertFullscreenIfLost()
     return events
   }
 

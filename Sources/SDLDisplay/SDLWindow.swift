@@ -31,6 +31,10 @@ public final class SDLWindow {
   var mapsItself = false
   /// When the last map request was sent (monotonic seconds), while the window is not mapped.
   var lastMapRequest: Double = 0
+  /// When the window was first seen mapped but not covering its display, and how many times
+  /// full screen was asked for again since (`reassertFullscreenIfLost`).
+  var framedSince: Double?
+  var fullscreenRequests = 0
 
   /// Opens a window (`SDL_CreateWindow`).
   ///
@@ -124,6 +128,45 @@ public final class SDLWindow {
   func remapIfLost() {
     guard mapsItself, !isMapped, SDLWindow.monotonic() - lastMapRequest >= 1 else { return }
     requestMap()
+  }
+
+  /// Asks for full screen again when a window that should be full screen is mapped but framed
+  /// (not at its display's position and size).
+  ///
+  /// A window manager starting with the board may adopt the already-mapped window as an ordinary
+  /// one (it reads the window's `_NET_WM_STATE` before SDL set it, or never): SDL still holds the
+  /// fullscreen flag, so nothing would ask again. A second after the window is seen framed, and
+  /// each second after, up to five times, full screen is left and entered again — which sends the
+  /// window manager the `_NET_WM_STATE` request a mapped window needs.
+  func reassertFullscreenIfLost() {
+    guard mapsItself, isMapped, isFullscreen, fullscreenRequests < 5 else { return }
+    var bounds = SDL_Rect()
+    guard sdl.SDL_GetDisplayBounds!(max(0, sdl.SDL_GetWindowDisplayIndex!(window)), &bounds) == 0 else { return }
+    var x: Int32 = 0
+    var y: Int32 = 0
+    var w: Int32 = 0
+    var h: Int32 = 0
+    var table = sdl
+    // Where the window really is: SDL's own position stays (0, 0) inside a window manager's frame.
+    if wb_SDL_X11RootPosition(&table, window, &x, &y) == 0 { sdl.SDL_GetWindowPosition!(window, &x, &y) }
+    sdl.SDL_GetWindowSize!(window, &w, &h)
+    // Framed: moved by its decoration (1024x600+1+20 on a 1024x600 screen) or smaller.
+    guard x != bounds.x || y != bounds.y || w != bounds.w || h != bounds.h else {
+      framedSince = nil
+      return
+    }
+    let now = SDLWindow.monotonic()
+    guard let since = framedSince else {
+      framedSince = now
+      return
+    }
+    guard now - since >= 1 else { return }
+    framedSince = now
+    fullscreenRequests += 1
+    _ = sdl.SDL_SetWindowFullscreen!(window, 0)
+    sdl.SDL_SetWindowPosition!(window, bounds.x, bounds.y)
+    sdl.SDL_SetWindowSize!(window, bounds.w, bounds.h)
+    _ = sdl.SDL_SetWindowFullscreen!(window, wb_SDL_WindowFullscreenDesktop())
   }
 
   /// Seconds on the monotonic clock.

@@ -20,12 +20,9 @@ struct WindowManagerRaceTests {
     let full = try x.waitForWindow(named: "Wallboard", timeout: 5) {
       $0.viewable && $0.x == 0 && $0.y == 0 && $0.width == 1024 && $0.height == 600
     }
-    // A known defect, left open on issue 20: about one start in six the window manager that
-    // starts with the board frames the window as an ordinary one (1024x600+1+20) and nothing
-    // asks for full screen again. Recorded as a known issue, never a silent pass.
-    withKnownIssue("the window manager sometimes frames the window instead of full screen", isIntermittent: true) {
-      #expect(full.held, "start \(start): \(full.last.map(String.init(describing:)) ?? "no window"); \(board.errors)")
-    }
+    // About one start in six the window manager that starts with the board adopts the window
+    // as an ordinary one (framed, 1024x600+1+20): the board sees it and asks for full screen again.
+    #expect(full.held, "start \(start): \(full.last.map(String.init(describing:)) ?? "no window"); \(board.errors)")
     // Drawn: the screen is not black (the board's background and text are lighter). The first
     // frame may follow the map by a moment: look again for up to 10 s.
     var brightness = 0.0
