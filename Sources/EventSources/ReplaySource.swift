@@ -87,7 +87,8 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
         deliver(
           .connection(
             origin: origin, status: .ended, at: SystemClock.now(),
-            detail: "replayed to its end (\(played.inputs) inputs)"))
+            detail: "replayed to its end (\(played.inputs) inputs"
+              + (played.skippedSummary.map { "; \($0)" } ?? "") + ")"))
       } catch {
         deliver(.connection(origin: origin, status: .offline, at: SystemClock.now(), detail: error.description))
       }

@@ -48,7 +48,13 @@ extension JournalFile {
           // A snapshot that already covers exactly those inputs is the base as it is (the last
           // one, when every input is older than the floor); else the board played up to it.
           let existing = try snapshots().last { $0.through == through }
-          let bytes = existing == nil ? BoardCodec.encode(board) : []
+          // A base the journal could not read back is not made: the inputs stay instead.
+          let bytes = existing == nil ? try? BoardCodec.encode(board, maxBytes: JournalLimits.maxBlobBytes) : []
+          guard let bytes else {
+            result.bytes = try bytesInUse()
+            result.overBound = result.bytes > budget
+            return result
+          }
           try guarded { () throws(SQLiteError) in
             try db.transaction { () throws(SQLiteError) in
               let base: Int64

@@ -17,7 +17,26 @@ extension JournalFile {
     public var reachedEnd = true
     /// The last input delivered, or covered by the snapshot delivered (0: none).
     public var lastRow: Int64 = 0
+    /// Rows that could not be read and were skipped (the rest was played), in every table.
+    public var skipped = 0
+    /// The first `JournalLimits.namedSkips` of them, each named: table, row and why.
+    public var skips: [Skip] = []
     public init() {}
+
+    /// Counts a row skipped, naming it while there is room.
+    mutating func skip(_ s: Skip) {
+      skipped += 1
+      if skips.count < JournalLimits.namedSkips { skips.append(s) }
+    }
+
+    /// What was skipped, in a sentence (nil: nothing): "2 unreadable rows skipped: inputs row
+    /// 17: …; snapshots row 3: …".
+    public var skippedSummary: String? {
+      guard skipped > 0 else { return nil }
+      let more = skipped > skips.count ? "; and \(skipped - skips.count) more" : ""
+      return "\(skipped) unreadable row\(skipped == 1 ? "" : "s") skipped: "
+        + skips.map(\.description).joined(separator: "; ") + more
+    }
   }
 
   /// Where a playback starts.
@@ -40,12 +59,19 @@ extension JournalFile {
   /// instead. A journal whose base (compacted, or after lost inputs) has other settings cannot
   /// be played under these (`otherSettings`); a moment before its base is an error (`before`).
   ///
+  /// A row that cannot be read is skipped and counted (`Playback.skipped`, named in `skips`),
+  /// and the rest is played: an unreadable snapshot gives way to the one before it (or to the
+  /// inputs from the start), an unreadable gap is crossed without its board, an unreadable input
+  /// is left out.
+  ///
   /// - Parameter stop: asked before each input; true ends the playback there.
   public func play(
     through moment: Instant?, settings: BoardSettings?, from start: Start = .latest,
     stop: () -> Bool = { false }, deliver: (BoardInput, Instant) -> Void
   ) throws(JournalError) -> Playback {
     var out = Playback()
+    for s in metaSkips { out.skip(s) }
+    for s in try unlistedSnapshots() { out.skip(s) }
     let all = try snapshots()
     let usable = all.filter { s in moment.map { s.at <= $0 } ?? true }
     if try compactedThrough() > 0, let base = all.first, let moment, moment < base.at {
@@ -55,19 +81,43 @@ extension JournalFile {
     let barrier = usable.last(where: \.gap)
     var first: SnapshotInfo?
     var board: BoardState?
+    // Snapshots skipped already (named once, not again when crossed).
+    var unreadable: Set<Int64> = []
     switch start {
     case .latest:
-      if let latest = usable.last {
-        let b = try self.board(of: latest)
-        if settings.map({ $0 == b.settings }) ?? true {
-          (first, board) = (latest, b)
-        } else {
-          out.settingsDiffer = true
-          if let barrier { (first, board) = (barrier, try self.board(of: barrier)) }
+      // The latest snapshot that can be read; one that cannot gives way to the one before.
+      for latest in usable.reversed() {
+        switch try readBoard(of: latest) {
+        case .failure(let bad):
+          out.skip(bad)
+          unreadable.insert(latest.id)
+          continue
+        case .success(let b):
+          if settings.map({ $0 == b.settings }) ?? true {
+            (first, board) = (latest, b)
+          } else {
+            out.settingsDiffer = true
+            if let barrier, !unreadable.contains(barrier.id) {
+              switch try readBoard(of: barrier) {
+              case .success(let b): (first, board) = (barrier, b)
+              case .failure(let bad):
+                out.skip(bad)
+                unreadable.insert(barrier.id)
+              }
+            }
+          }
         }
+        break
       }
     case .beginning:
-      if let base = all.first, base.gap { (first, board) = (base, try self.board(of: base)) }
+      if let base = all.first, base.gap {
+        switch try readBoard(of: base) {
+        case .success(let b): (first, board) = (base, b)
+        case .failure(let bad):
+          out.skip(bad)
+          unreadable.insert(base.id)
+        }
+      }
     }
     if let board, let settings, board.settings != settings { throw .otherSettings(path: path) }
     if let first, let board {
@@ -80,7 +130,16 @@ extension JournalFile {
     let later = all.drop { s in first.map { s != $0 } ?? false }.dropFirst(first == nil ? 0 : 1)
     var gaps = later.filter { s in s.gap && (moment.map { s.at <= $0 } ?? true) }[...]
     func cross(_ g: SnapshotInfo) throws(JournalError) {
-      let b = try self.board(of: g)
+      if unreadable.contains(g.id) { return }
+      let b: BoardState
+      switch try readBoard(of: g) {
+      case .success(let read): b = read
+      case .failure(let bad):
+        // Crossed without its board: the inputs after it are played on.
+        out.skip(bad)
+        unreadable.insert(g.id)
+        return
+      }
       if let settings, b.settings != settings { throw .otherSettings(path: path) }
       deliver(.restored(b), g.at)
       out.snapshot = g
@@ -88,7 +147,7 @@ extension JournalFile {
       out.lastRow = g.through
     }
     var stopped = false
-    try inputs(after: out.lastRow) { (row, input) throws(JournalError) in
+    try inputs(after: out.lastRow, skip: { out.skip($0) }) { (row, input) throws(JournalError) in
       while let g = gaps.first, g.through < row.id {
         try cross(g)
         gaps = gaps.dropFirst()

@@ -21,20 +21,26 @@ public final class JournalFile {
     case write
   }
 
-  /// The largest snapshot written or read back (the board of a very large workspace).
-  public static let maxBlobBytes = 256 << 20
-  /// The largest value of an input's row read back (an event is a few hundred bytes).
-  public static let maxRowBytes = 4 << 20
+  /// Rows of `meta` that could not be read when the file was opened (skipped, and named in
+  /// every playback).
+  public internal(set) var metaSkips: [Skip] = []
 
   /// Opens `path`, making or migrating its schema when writing.
-  public init(path: String, mode: Mode) throws(JournalError) {
+  public convenience init(path: String, mode: Mode) throws(JournalError) {
+    try self.init(path: path, mode: mode, maxBlobBytes: JournalLimits.maxBlobBytes)
+  }
+
+  /// Opens `path` reading values of at most `maxBlobBytes` (`JournalLimits.maxBlobBytes`; a
+  /// test's smaller cap).
+  init(path: String, mode: Mode, maxBlobBytes: Int) throws(JournalError) {
     self.path = path
     do {
       db = try Database(path: path, mode: mode == .read ? .readOnly : .readWrite(create: true), busyTimeout: 5)
     } catch {
       throw error.isCannotOpen ? .cannotOpen(path: path, reason: error.message) : .sqlite(path: path, error)
     }
-    db.maxValueBytes = JournalFile.maxRowBytes
+    // The one cap, as when writing (`JournalLimits`): a larger value is a row skipped.
+    db.maxValueBytes = maxBlobBytes
     try JournalSchema.prepare(self, writable: mode == .write)
     if mode == .write {
       try guarded { () throws(SQLiteError) in
@@ -100,10 +106,18 @@ public final class JournalFile {
 
   // MARK: Reading
 
-  /// The snapshots kept, in the order of the inputs they cover (without their boards).
+  /// The columns of a snapshot row that can be listed: anything else is a row skipped.
+  private static let listable =
+    "typeof(id) = 'integer' AND typeof(through) = 'integer' AND typeof(at) = 'integer' AND typeof(gap) = 'integer'"
+    + " AND typeof(state) = 'blob'"
+
+  /// The snapshots kept, in the order of the inputs they cover (without their boards). A row
+  /// whose columns are not what the journal writes is left out (`unlistedSnapshots`).
   public func snapshots() throws(JournalError) -> [SnapshotInfo] {
     try guarded { () throws(SQLiteError) in
-      try db.rows("SELECT id, through, at, gap, length(state) FROM snapshots ORDER BY through, id").map { r in
+      try db.rows(
+        "SELECT id, through, at, gap, length(state) FROM snapshots WHERE \(JournalFile.listable) ORDER BY through, id"
+      ).map { r in
         SnapshotInfo(
           id: r[0].integer ?? 0, through: r[1].integer ?? 0, at: Instant(millis: r[2].integer ?? 0),
           gap: (r[3].integer ?? 0) != 0, bytes: Int(r[4].integer ?? 0))
@@ -111,51 +125,125 @@ public final class JournalFile {
     }
   }
 
+  /// The snapshot rows `snapshots` leaves out, each named: a column of another type than the
+  /// journal writes (a board that is no blob, a time that is text).
+  public func unlistedSnapshots() throws(JournalError) -> [Skip] {
+    try guarded { () throws(SQLiteError) in
+      try db.rows(
+        "SELECT rowid, typeof(through), typeof(at), typeof(gap), typeof(state) FROM snapshots"
+          + " WHERE NOT (\(JournalFile.listable)) ORDER BY rowid LIMIT \(JournalLimits.namedSkips)"
+      ).map { r in
+        let types = ["through", "at", "gap", "state"].enumerated().map { "\($1) \(r[$0 + 1].text ?? "?")" }
+        return Skip(
+          table: "snapshots", row: String(r[0].integer ?? 0),
+          reason: "its columns are not a snapshot's (\(types.joined(separator: ", ")))")
+      }
+    }
+  }
+
   /// The board a snapshot holds.
   public func board(of snapshot: SnapshotInfo) throws(JournalError) -> BoardState {
-    let blob = try guarded { () throws(SQLiteError) in
-      db.maxValueBytes = JournalFile.maxBlobBytes
-      defer { db.maxValueBytes = JournalFile.maxRowBytes }
-      return try db.scalar("SELECT state FROM snapshots WHERE id = ?", [.integer(snapshot.id)])
+    switch try readBoard(of: snapshot) {
+    case .success(let b): return b
+    case .failure(let skip): throw .damaged(path: path, detail: "snapshot \(snapshot.id): \(skip.reason)")
     }
-    guard case .blob(let bytes)? = blob else {
-      throw .damaged(path: path, detail: "snapshot \(snapshot.id) holds no board")
+  }
+
+  /// The board a snapshot holds, or why its row cannot be read (no board, over the cap, not a
+  /// board the codec reads): a row to skip. Errors of the file itself are thrown.
+  func readBoard(of snapshot: SnapshotInfo) throws(JournalError) -> Result<BoardState, Skip> {
+    let skip = { (reason: String) in Skip(table: "snapshots", row: String(snapshot.id), reason: reason) }
+    let blob: Value?
+    do {
+      blob = try db.scalar("SELECT state FROM snapshots WHERE id = ?", [.integer(snapshot.id)])
+    } catch {
+      guard error.code == 18 else { throw guardedError(error) }
+      return .failure(skip("its board is over the cap (\(error.message))"))
     }
-    do { return try BoardCodec.decodeState(bytes) } catch {
-      throw .damaged(path: path, detail: "snapshot \(snapshot.id): \(error)")
-    }
+    guard case .blob(let bytes)? = blob else { return .failure(skip("it holds no board")) }
+    do { return .success(try BoardCodec.decodeState(bytes)) } catch { return .failure(skip(error.description)) }
+  }
+
+  /// SQLite's error as the journal's (see `guarded`).
+  func guardedError(_ error: SQLiteError) -> JournalError {
+    error.isNotADatabase ? .damaged(path: path, detail: error.message) : .sqlite(path: path, error)
   }
 
   /// Every input after row `after`, in order, each decoded; stops when `body` returns false.
   ///
+  /// A row that cannot be read (its columns not what the journal writes, a body over the cap
+  /// or one the codec does not read) is handed to `skip` and the next is read: one bad row
+  /// never hides the others. Errors of the file itself (a damaged page) are thrown.
+  ///
   /// Read a page of `page` rows at a time, each page in a read transaction of its own that ends
   /// before `body` sees the rows: a slow reader (a replay at its own pace) never holds the file's
-  /// log back from a checkpoint.
+  /// log back from a checkpoint. A page ends early once its bodies pass
+  /// `JournalLimits.pageBytes`, so that large rows are held a few at a time.
   public func inputs(
-    after: Int64, page: Int = 2_000, _ body: (JournalRow, BoardInput) throws(JournalError) -> Bool
+    after: Int64, page: Int = 2_000, skip: (Skip) -> Void = { _ in },
+    _ body: (JournalRow, BoardInput) throws(JournalError) -> Bool
   ) throws(JournalError) {
     precondition(page > 0, "a page holds at least one row")
-    let s = try guarded { () throws(SQLiteError) in
-      try db.prepare(
-        "SELECT id, at, kind, origin, seq, time, topic, outcome, body FROM inputs WHERE id > ? ORDER BY id LIMIT ?")
+    let (sizes, s) = try guarded { () throws(SQLiteError) in
+      // `length` of a column reads no blob: a page is sized before any body is copied.
+      (
+        try db.prepare("SELECT id, length(body) FROM inputs WHERE id > ? ORDER BY id LIMIT ?"),
+        try db.prepare(
+          "SELECT id, at, kind, origin, seq, time, topic, outcome, body FROM inputs WHERE id > ? AND id <= ? ORDER BY id"
+        )
+      )
     }
     var last = after
     while true {
-      let rows = try guarded { () throws(SQLiteError) -> [(JournalRow, [UInt8])] in
-        try s.bind([.integer(last), .integer(Int64(page))])
-        var out: [(JournalRow, [UInt8])] = []
-        while try s.step() { out.append(try JournalRow.read(s)) }
-        return out
-      }
-      for (row, bytes) in rows {
-        let input: BoardInput
-        do { input = try BoardCodec.decodeInput(bytes) } catch {
-          throw .damaged(path: path, detail: "input \(row.id): \(error)")
+      let (rows, full) = try guarded { () throws(SQLiteError) -> ([Result<(JournalRow, [UInt8]), Skip>], Bool) in
+        try sizes.bind([.integer(last), .integer(Int64(page))])
+        var through = last
+        var count = 0
+        var bytes = 0
+        var full = false
+        while try sizes.step() {
+          let n = Int(try sizes.value(1).integer ?? 0)
+          if count > 0 && bytes + n > JournalLimits.pageBytes {
+            full = true
+            while try sizes.step() {}
+            break
+          }
+          through = try sizes.value(0).integer ?? through
+          count += 1
+          bytes += n
         }
-        guard try body(row, input) else { return }
-        last = row.id
+        if count == page { full = true }
+        var out: [Result<(JournalRow, [UInt8]), Skip>] = []
+        guard count > 0 else { return (out, false) }
+        try s.bind([.integer(last), .integer(through)])
+        while try s.step() {
+          do throws(SQLiteError) {
+            out.append(.success(try JournalRow.read(s)))
+          } catch {
+            // A row of the wrong shape, or a body over the cap: skipped; anything else is the file's.
+            guard error.code == 11 || error.code == 18 else { throw error }
+            out.append(.failure(Skip(table: "inputs", row: String(try s.value(0).integer ?? 0), reason: error.message)))
+          }
+        }
+        return (out, full)
       }
-      if rows.count < page { return }
+      for item in rows {
+        switch item {
+        case .failure(let bad):
+          skip(bad)
+          last = Int64(bad.row) ?? last
+        case .success(let (row, bytes)):
+          let input: BoardInput
+          do throws(CodecError) { input = try BoardCodec.decodeInput(bytes) } catch {
+            skip(Skip(table: "inputs", row: String(row.id), reason: error.description))
+            last = row.id
+            continue
+          }
+          guard try body(row, input) else { return }
+          last = row.id
+        }
+      }
+      if !full { return }
     }
   }
 
@@ -296,24 +384,48 @@ public struct JournalBatch {
   public var items: [Item] = []
   /// The inputs' bodies, in the order of their items.
   public var bodies: [[UInt8]] = []
-  public init() {}
+  /// The largest encoding appended (`JournalLimits.maxBlobBytes`; a test's smaller cap).
+  let maxBlobBytes: Int
+  public init() { maxBlobBytes = JournalLimits.maxBlobBytes }
+  init(maxBlobBytes: Int) { self.maxBlobBytes = maxBlobBytes }
 
   public var isEmpty: Bool { items.isEmpty }
 
-  public mutating func append(_ input: BoardInput, _ reduction: Reduction, at: Instant) {
+  /// Appends an input; refuses (and appends nothing) one whose encoding the journal could not
+  /// read back: over `JournalLimits.maxBlobBytes`, or holding a string over the codec's cap.
+  public mutating func append(_ input: BoardInput, _ reduction: Reduction, at: Instant) throws(Refusal) {
     guard let row = JournalRow(input, reduction, at: at) else { return }
+    do {
+      bodies.append(try BoardCodec.encode(input, maxBytes: maxBlobBytes))
+    } catch {
+      throw Refusal(what: row.topic ?? "\(row.kind) input", from: row.origin, problem: error.problem)
+    }
     items.append(.input(row))
-    bodies.append(BoardCodec.encode(input))
   }
 
-  /// Appends a snapshot; false (and nothing appended) when the board's encoding is larger than
-  /// `JournalFile.maxBlobBytes`, which could not be read back.
-  @discardableResult
-  public mutating func append(snapshot state: BoardState, at: Instant, gap: Bool) -> Bool {
-    let bytes = BoardCodec.encode(state)
-    guard bytes.count <= JournalFile.maxBlobBytes else { return false }
-    items.append(.snapshot(at: at, gap: gap, bytes: bytes))
-    return true
+  /// Appends a snapshot; refuses (and appends nothing) a board whose encoding the journal
+  /// could not read back, as `append(_:_:at:)` does.
+  public mutating func append(snapshot state: BoardState, at: Instant, gap: Bool) throws(Refusal) {
+    do {
+      let bytes = try BoardCodec.encode(state, maxBytes: maxBlobBytes)
+      items.append(.snapshot(at: at, gap: gap, bytes: bytes))
+    } catch {
+      throw Refusal(what: "the board's snapshot", from: nil, problem: error.problem)
+    }
+  }
+
+  /// Why something was not kept: the journal could not read it back.
+  public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The input's topic (`board.snapshot`), its kind, or the board's snapshot.
+    public var what: String
+    /// The input's origin.
+    public var from: String?
+    public var problem: String
+
+    /// `board.snapshot from workspace:…: not kept: its encoding is 300000000 bytes; the limit is …`.
+    public var description: String {
+      "\(what)\(from.map { " from \($0)" } ?? ""): not kept in the journal: \(problem)"
+    }
   }
 }
 

@@ -70,10 +70,34 @@ enum JournalSchema {
         }
       }
     }
-    let codec = try file.guarded { () throws(SQLiteError) in
-      try db.scalar("SELECT value FROM meta WHERE key = 'codec'")?.integer
+    let codecValue = try file.guarded { () throws(SQLiteError) in
+      try db.scalar("SELECT value FROM meta WHERE key = 'codec'")
     }
-    guard let codec else { throw .notAJournal(path: path, reason: "its meta table names no encoding") }
+    guard let codecValue else { throw .notAJournal(path: path, reason: "its meta table names no encoding") }
+    // Every blob names its own format: a codec row that is no number is skipped and named
+    // (each blob is still checked by its own version byte), and written again when writing.
+    let codec: Int64
+    if let c = codecValue.integer {
+      codec = c
+    } else {
+      file.metaSkips.append(
+        JournalFile.Skip(
+          table: "meta", row: "codec", reason: "\(shown(codecValue)) is not a codec version; each blob's own is read"))
+      codec = Int64(BoardCodec.version)
+      if writable {
+        try file.guarded { () throws(SQLiteError) in
+          try db.execute("UPDATE meta SET value = \(BoardCodec.version) WHERE key = 'codec'")
+        }
+      }
+    }
+    // A `compacted_through` that is no row id is skipped and named: the journal is read as if
+    // never compacted (its base snapshot, a gap, still starts a replay).
+    if let through = try file.guarded({ () throws(SQLiteError) in
+      try db.scalar("SELECT value FROM meta WHERE key = 'compacted_through'")
+    }), through != .null, through.integer == nil {
+      file.metaSkips.append(
+        JournalFile.Skip(table: "meta", row: "compacted_through", reason: "\(shown(through)) is not a row id; ignored"))
+    }
     // Every blob carries its own format version, and this build reads the older ones (see
     // `BoardCodec.version`): a journal an older build wrote is read as it is, and once this build
     // writes to it the meta says the newest encoding it may hold.
@@ -84,6 +108,16 @@ enum JournalSchema {
       try file.guarded { () throws(SQLiteError) in
         try db.execute("UPDATE meta SET value = \(BoardCodec.version) WHERE key = 'codec'")
       }
+    }
+  }
+
+  /// A value as a skip names it: text quoted and cut at 40 characters.
+  static func shown(_ v: Value) -> String {
+    switch v {
+    case .text(let t): (t.count > 40 ? String(t.prefix(40)) + "…" : t).debugDescription
+    case .blob(let b): "a blob of \(b.count) bytes"
+    case .null: "null"
+    default: v.text ?? "?"
     }
   }
 }

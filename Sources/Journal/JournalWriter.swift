@@ -42,6 +42,9 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   private var lastSnapshotDay: Int?
   private var lastSnapshotAt: Instant?
   private var gapPending = false
+  /// The last snapshot was refused (its board too large to keep): the next one waits for
+  /// `snapshotEvery` inputs.
+  private var snapshotRefused = false
   private var closing = false
   private var started = false
   private var finished = false
@@ -136,6 +139,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     // turns none.
     let day = at.millis == 0 ? lastSnapshotDay : Int(at.millis / 86_400_000)
     if lastSnapshotDay == nil { lastSnapshotDay = day }
+    if snapshotRefused { return sinceSnapshot >= snapshotEvery }
     return sinceSnapshot >= snapshotEvery || day != lastSnapshotDay || gapPending
   }
 
@@ -196,15 +200,29 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     batch.bodies.reserveCapacity(items.count)
     var latest: (BoardState, Instant)?
     var failure: String?
+    var refused = 0
+    var refusal: String?
+    var refusedInput = false
+    var refusedSnapshot: Bool?
     for item in items {
-      switch item {
-      case .input(let i, let r, let at): batch.append(i, r, at: at)
-      case .snapshot(let s, let at, let gap):
-        if batch.append(snapshot: s, at: at, gap: gap) {
+      do throws(JournalBatch.Refusal) {
+        switch item {
+        case .input(let i, let r, let at):
+          do throws(JournalBatch.Refusal) { try batch.append(i, r, at: at) } catch {
+            refusedInput = true
+            throw error
+          }
+        case .snapshot(let s, let at, let gap):
+          do throws(JournalBatch.Refusal) { try batch.append(snapshot: s, at: at, gap: gap) } catch {
+            refusedSnapshot = gap || (refusedSnapshot ?? false)
+            throw error
+          }
           latest = (s, at)
-        } else {
-          failure = "the board's snapshot is over \(JournalFile.maxBlobBytes >> 20) MiB: not kept"
         }
+      } catch {
+        // Never kept so that it cannot be read back: counted, and said.
+        refused += 1
+        refusal = error.description
       }
     }
     var wrote = false
@@ -224,6 +242,15 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     }
     condition.withLock {
       written += items.count
+      if refused > 0 {
+        current.refused += refused
+        current.lastRefusal = refusal
+      }
+      // A refused input leaves a hole in the rows, and a refused gap snapshot leaves its gap
+      // unsaid: the next snapshot is one a replay starts from. A board too large to keep is
+      // tried again only `snapshotEvery` inputs later, not at every input.
+      if refusedInput || refusedSnapshot == true { gapPending = true }
+      if let _ = refusedSnapshot { snapshotRefused = true } else if latest != nil { snapshotRefused = false }
       if wrote {
         current.written += batch.bodies.count
       } else {
@@ -232,7 +259,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
         current.failedWrites += 1
         gapPending = true
       }
-      current.lastError = failure
+      current.lastError = failure ?? (refused > 0 ? refusal : nil)
       condition.broadcast()
     }
   }
@@ -280,6 +307,11 @@ public struct JournalStatus: Hashable, Sendable {
   public var written = 0
   /// Inputs dropped because the disk fell behind or a write failed.
   public var dropped = 0
+  /// Inputs and snapshots refused because the journal could not read them back (an encoding
+  /// over `JournalLimits.maxBlobBytes`, a string over the codec's cap).
+  public var refused = 0
+  /// Why the last of them was refused.
+  public var lastRefusal: String?
   public var failedWrites = 0
   public var compactions = 0
   /// The bytes in use after the last compaction check.

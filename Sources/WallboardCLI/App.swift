@@ -74,6 +74,7 @@ public struct App {
   func inspect(_ o: Options) throws(CLIError) {
     let wall = now()
     let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
+    for w in load.warnings { console.error(w) }
     // As of `--at` when it is given: staleness is judged at that moment, as `snapshot` draws it.
     let json = InspectReport.json(
       state: load.state, at: load.at, now: o.at ?? now(), zone: o.timeZone ?? .current, unit: o.unit,

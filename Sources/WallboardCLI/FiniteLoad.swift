@@ -16,6 +16,8 @@ public struct FiniteLoad: Sendable {
   public var at: Instant
   /// What the store did with the inputs (events set aside after `--at` among them).
   public var tally: BoardStore.Tally
+  /// What the reading said on the way, for stderr (a journal's unreadable rows, skipped).
+  public var warnings: [String] = []
 
   /// How far past the real clock the default moment may go (a day: events from a zone ahead).
   public static let futureTolerance = 86_400.0
@@ -39,6 +41,7 @@ public struct FiniteLoad: Sendable {
     var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var present: Instant?
     var writer: JournalWriter?
+    var warnings: [String] = []
     // Only a journal named with `--journal` (the default one is `run`'s).
     let journal = options.noJournal ? nil : options.journal
     // A journal only looked at may be the one replayed; one written to may not.
@@ -47,9 +50,11 @@ public struct FiniteLoad: Sendable {
     if let path = journal {
       if !writes {
         // The journal alone, or as of a moment: looked at, never written.
-        present = try JournalPlace.look(path, options: options, into: &store, through: options.at).at
+        present = try JournalPlace.look(
+          path, options: options, into: &store, through: options.at, warn: { warnings.append($0) }
+        ).at
       } else if let (w, played) = try JournalPlace.open(
-        path, options: options, into: &store, named: true, warn: { _ in })
+        path, options: options, into: &store, named: true, warn: { warnings.append($0) })
       {
         present = played.at
         writer = w
@@ -121,6 +126,6 @@ public struct FiniteLoad: Sendable {
     // The moment shown is kept with the last snapshot: the journal alone shows it again.
     writer?.close(final: store.state, at: max(store.clock ?? at, at))
     writer = nil
-    return FiniteLoad(state: store.state, at: at, tally: store.tally)
+    return FiniteLoad(state: store.state, at: at, tally: store.tally, warnings: warnings)
   }
 }

@@ -66,7 +66,8 @@ enum JournalPlace {
   /// journal alone, or as of an earlier moment): read only, so a running board may be writing it.
   /// Any error names the journal.
   static func look(
-    _ path: String, options: Options, into store: inout BoardStore, through moment: Instant?
+    _ path: String, options: Options, into store: inout BoardStore, through moment: Instant?,
+    warn: (String) -> Void
   ) throws(CLIError) -> JournalFile.Playback {
     do throws(JournalError) {
       let file = try JournalFile(path: path, mode: .read)
@@ -75,6 +76,7 @@ enum JournalPlace {
         s.apply(input, at: at, asOfRule: .none)
       }
       store = BoardStore(state: s.state, asOf: store.asOf)
+      if let skipped = played.skippedSummary { warn("wallboard: journal \(path): \(skipped)") }
       return played
     } catch {
       throw .runtime(error.description)
@@ -120,6 +122,8 @@ enum JournalPlace {
         }
         // The run's own clock from here on: the journal's times stay in the journal.
         store = BoardStore(state: s.state, asOf: store.asOf)
+        // Rows that cannot be read are skipped, never a reason not to start: said, and counted.
+        if let skipped = played.skippedSummary { warn("wallboard: journal \(path): \(skipped)") }
         return (writer, played)
       } catch {
         if case .otherSettings = error, !named {

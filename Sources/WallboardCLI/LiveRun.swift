@@ -57,6 +57,7 @@ struct LiveRun {
         console.error(
           "wallboard: journal \(writer.path): kept \(s.written) of \(taken) inputs"
             + (s.dropped > 0 ? " (\(s.dropped) dropped while the disk fell behind)" : "")
+            + (s.refused > 0 ? " (\(s.refused) refused as too large to read back)" : "")
             + (s.lastError.map { " — last error: \($0)" } ?? ""))
       }
     }

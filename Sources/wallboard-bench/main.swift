@@ -547,7 +547,7 @@ let journalWrite = measure("journal: encode + insert, batches of 4,096", count: 
     var batch = JournalBatch()
     for input in journalInputs[i..<min(i + 4096, journalInputs.count)] {
       if case .event(let e) = input { at = e.time }
-      batch.append(input, .applied, at: at)
+      try! batch.append(input, .applied, at: at)
     }
     try! file.write(batch)
     i += 4096

@@ -37,6 +37,30 @@ public enum BoardCodec {
   public static let version: UInt8 = 3
   /// The format versions this build decodes.
   public static let readable: ClosedRange<UInt8> = 1...version
+  /// The longest string a blob may hold, in bytes of UTF-8: the decoder refuses a longer one.
+  public static let maxStringBytes = 1 << 20
+
+  /// One input's encoding, checked against what the decoder accepts: no string over
+  /// `maxStringBytes` and at most `maxBytes` in all; else the error says which (and nothing is
+  /// returned to keep). For a store that must read back what it keeps (the journal).
+  public static func encode(_ input: BoardInput, maxBytes: Int) throws(CodecError) -> [UInt8] {
+    var w = ByteWriter()
+    w.bytes.reserveCapacity(input.isRestored ? 4096 : 128)
+    w.byte(version)
+    w.input(input)
+    try w.check(maxBytes: maxBytes, "input")
+    return w.bytes
+  }
+
+  /// A whole board's encoding, checked as `encode(_:maxBytes:)` checks an input's.
+  public static func encode(_ state: BoardState, maxBytes: Int) throws(CodecError) -> [UInt8] {
+    var w = ByteWriter()
+    w.bytes.reserveCapacity(256 + 256 * (state.features.count + state.hidden.count))
+    w.byte(version)
+    w.state(state)
+    try w.check(maxBytes: maxBytes, "state")
+    return w.bytes
+  }
 
   /// Appends one input's encoding to `out` (batching: one buffer, many inputs).
   public static func encode(_ input: BoardInput, into out: inout [UInt8]) {
@@ -112,6 +136,21 @@ public enum BoardCodec {
   static let instants: Range<Int64> = 0..<Instant.endOfYear9999
   /// The dates a blob may hold, by day since 1970-01-01: those `CivilDate(parsing:)` accepts.
   static let days = 0...CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch
+}
+
+extension ByteWriter {
+  /// Throws unless the decoder would take back what was written: its strings and its size.
+  fileprivate func check(maxBytes: Int, _ what: String) throws(CodecError) {
+    guard longestString <= BoardCodec.maxStringBytes else {
+      throw CodecError(
+        offset: 0, path: what,
+        problem: "it holds a string of \(longestString) bytes; the limit is \(BoardCodec.maxStringBytes) (1 MiB)")
+    }
+    guard bytes.count <= maxBytes else {
+      throw CodecError(
+        offset: 0, path: what, problem: "its encoding is \(bytes.count) bytes; the limit is \(maxBytes)")
+    }
+  }
 }
 
 extension BoardInput {

@@ -5,8 +5,8 @@
 /// read names the field it reads, so that a failure says where: the error's path is that
 /// field, and the callers above prefix their own names (`CodecError.within`).
 struct ByteReader {
-  /// The longest string a blob may hold: 1 MiB of UTF-8.
-  static let maxStringBytes = 1 << 20
+  /// The longest string a blob may hold: 1 MiB of UTF-8 (`BoardCodec.maxStringBytes`).
+  static let maxStringBytes = BoardCodec.maxStringBytes
   /// The most elements reserved ahead of reading them; longer lists grow as they are read, so a
   /// count is never more memory than the bytes that back it.
   static let maxReserve = 4096

@@ -7,6 +7,9 @@
 struct ByteWriter {
   /// Everything written so far.
   var bytes: [UInt8]
+  /// The longest string written so far, in bytes: the decoder refuses one over
+  /// `BoardCodec.maxStringBytes` (`BoardCodec.encode(_:maxBytes:)` checks it).
+  var longestString = 0
 
   init(bytes: [UInt8] = []) { self.bytes = bytes }
 
@@ -39,7 +42,9 @@ struct ByteWriter {
 
   mutating func string(_ s: String) {
     let utf8 = s.utf8
-    varint(UInt64(utf8.count))
+    let n = utf8.count
+    if n > longestString { longestString = n }
+    varint(UInt64(n))
     // Native strings are contiguous: one copy, not a byte-by-byte walk.
     let copied: Void? = utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
     if copied == nil { bytes.append(contentsOf: utf8) }
