@@ -1,4 +1,4 @@
-public import WallboardCore
+internal import WallboardCore
 
 /// The journal's caps: one size for every value it stores, the same when writing and reading.
 ///
