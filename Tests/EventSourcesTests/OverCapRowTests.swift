@@ -215,5 +215,19 @@ struct OverCapRowTests {
     #expect(listing.problems.isEmpty, "the cap is said in the detail, not as a bad file")
     #expect(tree.detail(.plugin, leftOut: listing.leftOut) == "2 features left out (cap 3) · markdown \(tree.root)")
     #expect(Set(tree.read().records.map(\.feature.id)) == ["FEAT-A", "FEAT-B", "FEAT-D"])
+
+    // The source shows what the cap allows and says how many were left out.
+    let source = OrchestraMarkdownSource(
+      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, projects: nil, clock: SystemClock.now,
+      waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05), limits: limits)
+    let board = LiveBoard()
+    source.start { board.put($0) }
+    defer { source.stop() }
+    #expect(
+      board.wait(5) { s in
+        s.features.count == 3
+          && s.origins[source.origin]?.connectionDetail == "2 features left out (cap 3) · markdown \(tree.root)"
+      }, "\(board.board().origins[source.origin]?.connectionDetail ?? "")")
+    #expect(board.board().counters.rejected == 0, "the cap is not a bad file")
   }
 }

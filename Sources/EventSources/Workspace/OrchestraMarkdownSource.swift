@@ -74,10 +74,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
 
   init(
     origin: String, workspace: String, projects: Set<String>?, globalDatabase: String? = nil,
-    clock: @escaping @Sendable () -> Instant, waiter: any ChangeWaiting
+    clock: @escaping @Sendable () -> Instant, waiter: any ChangeWaiting,
+    limits: MarkdownWorkspace.Limits = MarkdownWorkspace.Limits()
   ) {
     self.origin = origin
-    self.tree = MarkdownWorkspace(workspace: workspace)
+    self.tree = MarkdownWorkspace(workspace: workspace, limits: limits)
     self.globalDatabase = globalDatabase
     self.projects = projects
     self.clock = clock
