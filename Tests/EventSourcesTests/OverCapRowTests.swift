@@ -154,6 +154,36 @@ struct OverCapRowTests {
     #expect(source.fullReads == 1)
   }
 
+  // MARK: The global database's workflows
+
+  @Test(arguments: ["states", "transitions", "initial_state", "project_id"])
+  func aWorkflowsRowOverTheCapCostsOnlyItself(column: String) throws {
+    let dir = try TempDir("wallboard-overcap")
+    let global = dir.url.appendingPathComponent("global.db").path
+    let writer = try SQLWriter(path: global)
+    defer { writer.stop() }
+    try writer.script(
+      "CREATE TABLE workflows (id TEXT PRIMARY KEY, project_id TEXT, name TEXT, states TEXT, transitions TEXT, initial_state TEXT)"
+    )
+    let states = #"{"done":{"label":"Done","terminal":true},"todo":{"label":"Next"}}"#
+    let transitions = #"[{"from":"todo","to":"done"}]"#
+    for (id, project) in [("wf1", "web"), ("wf2", "api"), ("wf3", "ops")] {
+      try writer.sql("INSERT INTO workflows VALUES (?, ?, 'lean', ?, ?, 'todo')", [id, project, states, transitions])
+    }
+    try writer.script(
+      """
+      UPDATE workflows SET \(column) = \(Self.big(300_000)) WHERE id = 'wf2';
+      UPDATE workflows SET states = 'not json' WHERE id = 'wf3';
+      """)
+    let (definitions, _, problems) = WorkspaceWorkflows(globalDatabase: global).load()
+    #expect(definitions.compactMap(\.projectId) == ["web"], "the readable row is kept")
+    #expect(problems.count == 2, "\(problems.map { $0.prefix(200) })")
+    let named = column == "project_id" ? "a workflows row" : "the workflows row of project api"
+    let label = column == "project_id" ? "project" : column
+    #expect(problems.contains { $0.contains("\(named): \(label) holds 300000 bytes") }, "\(problems)")
+    #expect(problems.contains { $0.contains("the workflows row of project ops: states are not a JSON map") })
+  }
+
   // MARK: The markdown tree
 
   /// A feature file of the plugin's layout with `frontMatter` lines and `body`.
