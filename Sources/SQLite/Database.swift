@@ -105,6 +105,53 @@ public final class Database {
     return out
   }
 
+  /// A value too long to read (over `maxValueBytes`): which column and how long it is.
+  public struct Oversize: Hashable, Sendable {
+    /// The column's index in the row.
+    public var index: Int
+    /// Its name in the query (`sqlite3_column_name`).
+    public var column: String
+    public var bytes: Int
+  }
+
+  /// A row whose values over the connection's cap were not read: those are `.null` in
+  /// `values`, and named in `oversize`.
+  public struct Row: Hashable, Sendable {
+    public var values: [Value]
+    /// The values left out, in column order; empty when the row read whole.
+    public var oversize: [Oversize]
+  }
+
+  /// The first `keep` rows of one query, where a value over `maxValueBytes` costs its own row
+  /// a value (named in the row), never the query; and how many rows followed them (stepped
+  /// over and counted, not read).
+  public func rows(
+    _ sql: String, _ arguments: [Value] = [], keeping keep: Int
+  ) throws(SQLiteError) -> (rows: [Row], leftOut: Int) {
+    let s = try prepare(sql)
+    try s.bind(arguments)
+    var out: [Row] = []
+    var leftOut = 0
+    while try s.step() {
+      guard out.count < keep else {
+        leftOut += 1
+        continue
+      }
+      var row = Row(values: [], oversize: [])
+      row.values.reserveCapacity(s.columnCount)
+      for i in 0..<s.columnCount {
+        if let bytes = s.oversize(i) {
+          row.oversize.append(Oversize(index: i, column: s.columnName(i), bytes: bytes))
+          row.values.append(.null)
+        } else {
+          row.values.append(try s.value(i))
+        }
+      }
+      out.append(row)
+    }
+    return (out, leftOut)
+  }
+
   /// The first column of the first row, or nil when there is no row.
   public func scalar(_ sql: String, _ arguments: [Value] = []) throws(SQLiteError) -> Value? {
     let s = try prepare(sql)

@@ -63,6 +63,17 @@ public final class Statement {
 
   public func columnName(_ i: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(i))) }
 
+  /// The length in bytes of column `i` of the current row when it is text or a blob longer
+  /// than the connection's `maxValueBytes` (what `value(_:)` would refuse); nil otherwise
+  /// (`sqlite3_column_bytes`).
+  public func oversize(_ i: Int) -> Int? {
+    let c = Int32(i)
+    let type = sqlite3_column_type(handle, c)
+    guard type == SQLITE_TEXT || type == SQLITE_BLOB else { return nil }
+    let bytes = Int(sqlite3_column_bytes(handle, c))
+    return bytes > database.maxValueBytes ? bytes : nil
+  }
+
   /// Column `i` of the current row; text and blobs longer than the connection's
   /// `maxValueBytes` are an error (`SQLITE_TOOBIG`), never copied.
   public func value(_ i: Int) throws(SQLiteError) -> Value {

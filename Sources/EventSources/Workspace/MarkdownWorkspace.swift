@@ -83,8 +83,10 @@ public struct MarkdownWorkspace: Sendable {
     public var folders: [String] = []
     /// Each project folder's `project.json`, by slug, when it has one.
     public var projectFiles: [String: String] = [:]
-    /// Links that lead out of the tree, a cap reached.
+    /// Links that lead out of the tree.
     public var problems: [Problem] = []
+    /// Feature files past `maxFiles` (by project and file name), not listed.
+    public var leftOut = 0
     /// Folders that could not be listed this time (no descriptor left, no permission for a
     /// moment): what was under them is not known to be gone.
     public var unreadable: [String] = []
@@ -113,7 +115,8 @@ public struct MarkdownWorkspace: Sendable {
     WorkspaceLocator.isDirectory(root)
   }
 
-  /// Every feature file of `projects` (every project when nil), with its stamps.
+  /// Every feature file of `projects` (every project when nil), with its stamps: at most
+  /// `maxFiles`, the first by project and file name, and how many more there are (`leftOut`).
   public func list(projects: Set<String>? = nil) -> Listing {
     var out = Listing()
     guard let real = MarkdownTree.realPath(root), let top = MarkdownTree.entries(of: root, inside: real) else {
@@ -149,11 +152,11 @@ public struct MarkdownWorkspace: Sendable {
       for link in files.escaping {
         out.problems.append(Problem(file: link, problem: "leads out of .projects/: not followed"))
       }
-      for (name, isDirectory) in files.names where !isDirectory && name.hasSuffix(".md") && name.utf8.count > 3 {
+      let names = files.names.filter { !$0.isDirectory && $0.name.hasSuffix(".md") && $0.name.utf8.count > 3 }
+      for name in names.map(\.name).sorted() {
         guard out.entries.count < limits.maxFiles else {
-          out.problems.append(
-            Problem(file: features, problem: "more than \(limits.maxFiles) feature files: the rest are not read"))
-          return out
+          out.leftOut += 1
+          continue
         }
         let path = features + "/" + name
         guard let stamp = FileStamp.of(path) else { continue }
@@ -253,12 +256,14 @@ public struct MarkdownWorkspace: Sendable {
   /// The source's detail for this tree: "markdown /ws/.projects", and what an export lacks;
   /// first, when some feature files cannot be read now, how many and the first of them (the
   /// board's line keeps the start of a detail too long for it, so the problem stays).
-  public func detail(_ variant: Variant, unreadable: [Problem] = []) -> String {
-    let tree: String
+  /// Then, past the file cap, how many were left out ("1 feature left out (cap 100,000)").
+  public func detail(_ variant: Variant, unreadable: [Problem] = [], leftOut: Int = 0) -> String {
+    var tree: String
     switch variant {
     case .plugin: tree = "markdown \(root)"
     case .exportMarkdown: tree = "markdown \(root) · export_markdown snapshot: no labels, versions or timestamps"
     }
+    if leftOut > 0 { tree = OrchestraDBSource.leftOutText(leftOut, cap: limits.maxFiles) + " · " + tree }
     return Self.unreadableText(unreadable).map { "\($0) · \(tree)" } ?? tree
   }
 

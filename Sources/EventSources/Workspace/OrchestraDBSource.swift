@@ -70,6 +70,11 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   }
   private var lookRequested = false
 
+  /// How many times the whole store was read (a bootstrap or a resync), finished or not: what
+  /// a test counts to see that one bad row does not make the source read everything again.
+  public var fullReads: Int { lock.withLock { fullReadCount } }
+  private var fullReadCount = 0
+
   /// What the follower holds between polls.
   struct Following {
     var db: OrchestraDatabase
@@ -78,8 +83,10 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     /// The rows that cannot be read now, by feature: said first in the detail until they read
     /// again or are gone.
     var unreadable: [FeatureKey: OrchestraDatabase.RowProblem] = [:]
-    /// The live detail: the rows that cannot be read now, then the store.
-    var detail: String { OrchestraDBSource.detail(base, unreadable: unreadable) }
+    /// Rows past `OrchestraDatabase.maxFeatures` at the last full read, not shown.
+    var leftOut = 0
+    /// The live detail: the rows that cannot be read now, those left out, then the store.
+    var detail: String { OrchestraDBSource.detail(base, unreadable: unreadable, leftOut: leftOut) }
     /// Features this source has delivered and not deleted: only those get a `feature.deleted`.
     var known: Set<FeatureKey>
     var inode: UInt64
@@ -157,11 +164,12 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     let version = try db.dataVersion()
     let cursor = try db.lastChange()
     let now = clock()
-    let (known, unreadable) = try snapshot(db, at: now, deliver, backfill: true)
+    let (known, unreadable, leftOut) = try snapshot(db, at: now, deliver, backfill: true)
     var shown = detail
     if !db.hasChangeLog { shown += " · no change log: read in full on every change" }
     let f = Following(
-      db: db, base: shown, unreadable: unreadable, known: known, inode: Self.inode(path), dataVersion: version,
+      db: db, base: shown, unreadable: unreadable, leftOut: leftOut, known: known, inode: Self.inode(path),
+      dataVersion: version,
       cursor: cursor, fingerprint: try db.fingerprint(), fingerprintAt: Monotonic.seconds(),
       aliveAt: Monotonic.seconds())
     deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
@@ -169,11 +177,34 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   }
 
   /// "2 feature rows unreadable: web/FEAT-X: labels are not a JSON list … · SQLite /ws/…db": how
-  /// many rows cannot be read and the first by project and id, before the store's detail.
-  static func detail(_ base: String, unreadable: [FeatureKey: OrchestraDatabase.RowProblem]) -> String {
-    guard let first = unreadable.min(by: { $0.key < $1.key })?.value else { return base }
-    let rows = unreadable.count == 1 ? "1 feature row" : "\(unreadable.count) feature rows"
-    return "\(rows) unreadable: \(first.name): \(first.problem) · \(base)"
+  /// many rows cannot be read and the first by project and id, then how many rows past the cap
+  /// were left out ("1 feature left out (cap 100,000)"), before the store's detail.
+  static func detail(
+    _ base: String, unreadable: [FeatureKey: OrchestraDatabase.RowProblem], leftOut: Int = 0
+  ) -> String {
+    var parts: [String] = []
+    if let first = unreadable.min(by: { $0.key < $1.key })?.value {
+      let rows = unreadable.count == 1 ? "1 feature row" : "\(unreadable.count) feature rows"
+      parts.append("\(rows) unreadable: \(first.name): \(first.problem)")
+    }
+    if leftOut > 0 { parts.append(leftOutText(leftOut, cap: OrchestraDatabase.maxFeatures)) }
+    return (parts + [base]).joined(separator: " · ")
+  }
+
+  /// "3 features left out (cap 100,000)".
+  public static func leftOutText(_ count: Int, cap: Int) -> String {
+    "\(grouped(count)) \(count == 1 ? "feature" : "features") left out (cap \(grouped(cap)))"
+  }
+
+  /// `100000` → `100,000`.
+  static func grouped(_ n: Int) -> String {
+    var digits = Array(String(n))
+    var out: [Character] = []
+    while digits.count > 3 {
+      out.insert(contentsOf: [","] + digits.suffix(3), at: 0)
+      digits.removeLast(3)
+    }
+    return String(digits + out)
   }
 
   /// Delivers the whole store as this source's snapshot; returns the features it holds and the
@@ -185,12 +216,15 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     _ db: OrchestraDatabase, at now: Instant, _ deliver: @escaping @Sendable (BoardInput) -> Void,
     backfill: Bool = false
   )
-    throws(SQLiteError) -> (known: Set<FeatureKey>, unreadable: [FeatureKey: OrchestraDatabase.RowProblem])
+    throws(SQLiteError) -> (
+      known: Set<FeatureKey>, unreadable: [FeatureKey: OrchestraDatabase.RowProblem], leftOut: Int
+    )
   {
     let (definitions, initialState, workflowProblems) = workflows.load()
     for p in workflowProblems { deliver(.rejected(origin: origin, at: now, reason: p)) }
-    let (features, problems, history) = try db.features(
-      projects: projects, history: backfill ? (now, initialState) : nil)
+    lock.withLock { fullReadCount += 1 }
+    let read = try db.features(projects: projects, history: backfill ? (now, initialState) : nil)
+    let (features, problems, history) = (read.features, read.problems, read.history)
     var unreadable: [FeatureKey: OrchestraDatabase.RowProblem] = [:]
     for p in problems {
       unreadable[FeatureKey(project: p.project, id: p.id)] = p
@@ -205,7 +239,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           body: .boardSnapshot(
             BoardSnapshot(
               features: features, workflows: definitions, history: history)))))
-    return (Set(features.map(\.key)), unreadable)
+    return (Set(features.map(\.key)), unreadable, read.leftOut)
   }
 
   /// When the store's data last changed: the newest of its features' `updated_at` (else
@@ -310,7 +344,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   ) throws(SQLiteError) {
     let cursor = try f.db.lastChange()
     let fp = try f.db.fingerprint()
-    (f.known, f.unreadable) = try snapshot(f.db, at: now, deliver)
+    (f.known, f.unreadable, f.leftOut) = try snapshot(f.db, at: now, deliver)
     f.cursor = cursor
     f.fingerprint = fp
     f.fingerprintAt = Monotonic.seconds()

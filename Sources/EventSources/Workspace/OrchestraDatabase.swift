@@ -37,10 +37,12 @@ public final class OrchestraDatabase {
     public var name: String { project.map { "\($0)/\(id)" } ?? id }
   }
 
-  /// The largest value read from a workspace database (a body, a JSON column).
-  static let maxValueBytes = 256 * 1024
+  /// The largest value read from a workspace database (a body, a JSON column); a row that
+  /// holds a longer one is a problem naming the column and its size, and costs no other row.
+  public static let maxValueBytes = 256 * 1024
 
-  /// The most features one read returns (the board keeps at most 100,000).
+  /// The most features one read returns (the board keeps at most 100,000): the first by project
+  /// and id; how many more there were is said (`leftOut`).
   public static let maxFeatures = 100_000
   /// The most change-log rows one look returns; the rest come with the next.
   public static let maxChanges = 10_000
@@ -81,13 +83,24 @@ public final class OrchestraDatabase {
     return (rows.features, rows.problems)
   }
 
+  /// What one read of the whole store found: the features (the first `maxFeatures` rows by
+  /// project and id), the rows that could not be read, each feature's past when asked, and how
+  /// many rows past the cap were left out.
+  public struct Read {
+    public var features: [Feature]
+    public var problems: [RowProblem]
+    public var history: [FeatureKey: [StatusMove]]
+    /// Rows past `maxFeatures`, not read.
+    public var leftOut: Int
+  }
+
   /// Every feature (of `projects`, when given), the rows that could not be read and, when
   /// `history` is given, each feature's past from its body's audit trail and its timestamps
   /// (`AuditTrail.backfill`): the moves of the features that have any, by id. The `body` column
   /// may be missing (no history, then); a body is read from its end, `maxBodyCharacters` at most.
   public func features(
     projects: Set<String>? = nil, history: (now: Instant, initialState: String)?
-  ) throws(SQLiteError) -> (features: [Feature], problems: [RowProblem], history: [FeatureKey: [StatusMove]]) {
+  ) throws(SQLiteError) -> Read {
     var columnsRead = selectList
     if history != nil {
       columnsRead +=
@@ -101,13 +114,13 @@ public final class OrchestraDatabase {
       args = projects.sorted().map(Value.text)
     }
     sql += columns.contains("project_id") ? " ORDER BY project_id, id" : " ORDER BY id"
-    let rows = try db.rows(sql, args, limit: Self.maxFeatures)
+    let (rows, leftOut) = try db.rows(sql, args, keeping: Self.maxFeatures)
     var out: [Feature] = []
     var problems: [RowProblem] = []
     var past: [FeatureKey: [StatusMove]] = [:]
     out.reserveCapacity(rows.count)
     for row in rows {
-      let (read, moves) = Self.decode(row: row, history: history)
+      let (read, moves) = Self.decode(row: row.values, oversize: row.oversize, history: history)
       switch read {
       case .success(let f):
         out.append(f)
@@ -115,7 +128,7 @@ public final class OrchestraDatabase {
       case .failure(let p): problems.append(p)
       }
     }
-    return (out, problems, past)
+    return Read(features: out, problems: problems, history: past, leftOut: leftOut)
   }
 
   /// The features of one id, in every project that holds it (upstream's ids are unique only
@@ -123,18 +136,20 @@ public final class OrchestraDatabase {
   public func features(id: String) throws(SQLiteError) -> [Result<Feature, RowProblem>] {
     let order = columns.contains("project_id") ? " ORDER BY project_id" : ""
     let rows = try db.rows(
-      "SELECT \(selectList) FROM features WHERE id = ?\(order)", [.text(id)], limit: Self.maxFeatures)
-    return rows.map(Self.feature)
+      "SELECT \(selectList) FROM features WHERE id = ?\(order)", [.text(id)], keeping: Self.maxFeatures
+    ).rows
+    return rows.map { Self.feature($0.values, oversize: $0.oversize) }
   }
 
   /// The change-log rows after `cursor`, oldest first (at most `maxChanges`); nil without a
-  /// change log.
+  /// change log. A value over the cap reads as empty (an entity id no feature has, no time):
+  /// the row is passed over, never the log.
   public func changes(after cursor: Int64) throws(SQLiteError) -> [Change]? {
     guard hasChangeLog else { return nil }
     return try db.rows(
       "SELECT id, entity_type, entity_id, action, timestamp FROM change_log WHERE id > ? ORDER BY id LIMIT ?",
-      [.integer(cursor), .integer(Int64(Self.maxChanges))], limit: Self.maxChanges
-    ).map { r in
+      [.integer(cursor), .integer(Int64(Self.maxChanges))], keeping: Self.maxChanges
+    ).rows.map(\.values).map { r in
       Change(
         id: r[0].integer ?? 0, entityType: r[1].text ?? "", entityID: r[2].text ?? "", action: r[3].text ?? "",
         at: r[4].text.flatMap(Self.instant))
@@ -145,7 +160,8 @@ public final class OrchestraDatabase {
   /// time that reads.
   public func lastChangeTime() throws(SQLiteError) -> Instant? {
     guard hasChangeLog else { return nil }
-    return try db.scalar("SELECT timestamp FROM change_log ORDER BY id DESC LIMIT 1")?.text.flatMap(Self.instant)
+    return try db.rows("SELECT timestamp FROM change_log ORDER BY id DESC LIMIT 1", keeping: 1).rows.first?
+      .values[0].text.flatMap(Self.instant)
   }
 
   /// The last change-log id (0 when empty); nil without a change log.
@@ -155,11 +171,15 @@ public final class OrchestraDatabase {
   }
 
   /// What changes when rows change without a change-log entry (a cascade, a migration): the row
-  /// count, the latest `updated_at` and the sum of versions.
+  /// count, the latest `updated_at` (a value over the cap as its size) and the sum of versions.
   public func fingerprint() throws(SQLiteError) -> [Value] {
     let updated = columns.contains("updated_at") ? "max(updated_at)" : "NULL"
     let version = columns.contains("version") ? "total(version)" : "0"
-    return try db.rows("SELECT count(*), \(updated), \(version) FROM features", limit: 1).first ?? []
+    guard let row = try db.rows("SELECT count(*), \(updated), \(version) FROM features", keeping: 1).rows.first
+    else { return [] }
+    var values = row.values
+    for o in row.oversize { values[o.index] = .integer(Int64(o.bytes)) }
+    return values
   }
 
   // MARK: Rows → features
@@ -170,14 +190,14 @@ public final class OrchestraDatabase {
 
   /// One row of the feature query as a feature and, when `history` is given, its past from the
   /// body's audit trail (columns `wanted`, then the body's end and whether it was cut). A row of
-  /// another width is a problem, never a trap.
+  /// another width, or one with a value over the cap (`oversize`), is a problem, never a trap.
   public static func decode(
-    row: [Value], history: (now: Instant, initialState: String)?
+    row: [Value], oversize: [Database.Oversize] = [], history: (now: Instant, initialState: String)?
   ) -> (Result<Feature, RowProblem>, [StatusMove]) {
     guard row.count >= wanted.count else {
       return (.failure(RowProblem(id: "?", problem: "a row of \(row.count) columns, not \(wanted.count)")), [])
     }
-    let read = feature(row)
+    let read = feature(row, oversize: oversize)
     guard case .success(let f) = read, let (now, initial) = history, row.count >= rowColumns else { return (read, []) }
     let trail: AuditTrail.Parsed
     let cut = row[wanted.count + 1].integer == 1
@@ -191,9 +211,22 @@ public final class OrchestraDatabase {
     return (read, moves)
   }
 
-  /// A row of `wanted` columns as a feature of the contract.
-  static func feature(_ r: [Value]) -> Result<Feature, RowProblem> {
-    featureFields(r).mapError { p in
+  /// A row of `wanted` columns as a feature of the contract; one with values over the cap is
+  /// a problem naming each such column and its size.
+  static func feature(_ r: [Value], oversize: [Database.Oversize] = []) -> Result<Feature, RowProblem> {
+    let fields: Result<Feature, RowProblem>
+    if oversize.isEmpty {
+      fields = featureFields(r)
+    } else {
+      let named = oversize.map { o in
+        "\(o.index < wanted.count ? wanted[o.index] : o.column) holds \(o.bytes) bytes"
+      }
+      fields = .failure(
+        RowProblem(
+          id: r[0].text.map { String($0.prefix(utf8Bytes: 256)) } ?? "?",
+          problem: "\(named.joined(separator: ", ")): more than the \(maxValueBytes) a value may hold"))
+    }
+    return fields.mapError { p in
       var p = p
       if let project = r[1].text, !project.isEmpty { p.project = String(project.prefix(utf8Bytes: 256)) }
       return p

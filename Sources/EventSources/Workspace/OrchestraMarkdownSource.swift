@@ -74,10 +74,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
 
   init(
     origin: String, workspace: String, projects: Set<String>?, globalDatabase: String? = nil,
-    clock: @escaping @Sendable () -> Instant, waiter: any ChangeWaiting
+    clock: @escaping @Sendable () -> Instant, waiter: any ChangeWaiting,
+    limits: MarkdownWorkspace.Limits = MarkdownWorkspace.Limits()
   ) {
     self.origin = origin
-    self.tree = MarkdownWorkspace(workspace: workspace)
+    self.tree = MarkdownWorkspace(workspace: workspace, limits: limits)
     self.globalDatabase = globalDatabase
     self.projects = projects
     self.clock = clock
@@ -186,6 +187,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     _ f: inout MarkdownFollower, _ deliver: @escaping @Sendable (BoardInput) -> Void
   ) -> MarkdownWorkspace.Variant {
     let listing = tree.list(projects: projects)
+    leftOut = listing.leftOut
     watchFolders(listing)
     let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
     let at = clock()
@@ -233,8 +235,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
 
   /// The live detail: the tree, and first the feature files that cannot be read now.
   private func detail(_ f: MarkdownFollower, _ variant: MarkdownWorkspace.Variant) -> String {
-    tree.detail(variant, unreadable: Array(f.unreadable.values))
+    tree.detail(variant, unreadable: Array(f.unreadable.values), leftOut: leftOut)
   }
+
+  /// Feature files past the cap at the last listing (the run thread's own).
+  private var leftOut = 0
 
   /// One look: each changed feature file becomes one event; returns the tree's variant now.
   private func look(
@@ -242,6 +247,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     _ deliver: @escaping @Sendable (BoardInput) -> Void
   ) -> MarkdownWorkspace.Variant {
     let listing = tree.list(projects: projects)
+    leftOut = listing.leftOut
     watchFolders(listing)
     let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
     let at = clock()

@@ -37,14 +37,15 @@ public struct WorkspaceWorkflows: Hashable, Sendable {
     var perProject: [WorkflowDefinition] = []
     if let path = globalDatabase, WorkspaceLocator.isFile(path) {
       switch Self.global(path) {
-      case .success(let rows):
-        for (project, workflow) in rows {
+      case .success(let read):
+        for (project, workflow) in read.rows {
           if let project {
             perProject.append(WorkflowDefinition(projectId: project, workflow: workflow))
           } else if !fromFile {
             fallback = workflow
           }
         }
+        problems += read.problems.map(\.description)
       case .failure(let p): problems.append(p.description)
       }
     }
@@ -56,23 +57,45 @@ public struct WorkspaceWorkflows: Hashable, Sendable {
     var description: String
   }
 
-  static func global(_ path: String) -> Result<[(String?, Workflow)], Unreadable> {
+  /// The readable rows of `global.db`'s `workflows` table (at most `maxRows`), by project (nil =
+  /// every project), and each row that cannot be read, by its project: a bad row costs only
+  /// itself. A failure when the table cannot be read at all.
+  static func global(
+    _ path: String
+  ) -> Result<(rows: [(String?, Workflow)], problems: [Unreadable]), Unreadable> {
     do throws(SQLiteError) {
       let db = try Database(path: path, mode: .readOnly, busyTimeout: 0.5)
       db.maxValueBytes = OrchestraDatabase.maxValueBytes
       let columns = Set(try db.columns(of: "workflows"))
-      guard columns.contains("states") else { return .success([]) }
+      guard columns.contains("states") else { return .success(([], [])) }
       let project = ["project_id", "project_slug", "project"].first(where: columns.contains) ?? "NULL"
       let initial = columns.contains("initial_state") ? "initial_state" : "NULL"
       let transitions = columns.contains("transitions") ? "transitions" : "NULL"
       var out: [(String?, Workflow)] = []
-      for r in try db.rows("SELECT \(project), states, \(initial), \(transitions) FROM workflows", limit: maxRows) {
+      var problems: [Unreadable] = []
+      let (rows, leftOut) = try db.rows(
+        "SELECT \(project), states, \(initial), \(transitions) FROM workflows", keeping: maxRows)
+      for row in rows {
+        let r = row.values
+        let name = r[0].text.flatMap { $0.isEmpty ? nil : "the workflows row of project \($0.prefix(utf8Bytes: 256))" }
+        let what = name ?? (row.oversize.contains { $0.index == 0 } ? "a workflows row" : "the default workflows row")
+        let names = ["project", "states", "initial_state", "transitions"]
+        guard row.oversize.isEmpty else {
+          let sizes = row.oversize.map { "\(names[$0.index]) holds \($0.bytes) bytes" }.joined(separator: ", ")
+          problems.append(
+            Unreadable(description: "\(path): \(what): \(sizes): more than the \(db.maxValueBytes) a value may hold"))
+          continue
+        }
         guard let workflow = Self.workflow(states: r[1].text, initial: r[2].text, transitions: r[3].text) else {
-          return .failure(Unreadable(description: "\(path): a workflows row whose states are not a JSON map of states"))
+          problems.append(Unreadable(description: "\(path): \(what): states are not a JSON map of states"))
+          continue
         }
         out.append((r[0].text.flatMap { $0.isEmpty ? nil : $0 }, workflow))
       }
-      return .success(out)
+      if leftOut > 0 {
+        problems.append(Unreadable(description: "\(path): \(leftOut) workflows rows left out (cap \(maxRows))"))
+      }
+      return .success((out, problems))
     } catch {
       return .failure(Unreadable(description: "\(path): \(error.description)"))
     }
