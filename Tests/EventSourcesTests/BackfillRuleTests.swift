@@ -71,7 +71,7 @@ struct BackfillRuleTests {
         ]))
   }
 
-  @Test func timesAreClampedNonDecreasingAfterCreationAndNotAfterNow() {
+  @Test func timesNeverGoBackAndLinesOutsideTheLifetimeAreSetAside() {
     let body =
       T.created + T.gated("in-progress", "in-testing", "2026-03-01T10:00:00Z", "before creation")
       + T.gated("in-testing", "in-docs", "2026-03-12T10:00:00Z", "x")
@@ -80,8 +80,9 @@ struct BackfillRuleTests {
     #expect(
       Self.backfill(body, updated: "2026-04-01T10:00:00Z", status: "done")
         == Self.moves([
-          // in-progress at creation is replaced by in-testing at that same (clamped) moment.
-          ("2026-03-09T08:00:00Z", "in-testing"), ("2026-03-12T10:00:00Z", "in-review"),
+          // The lines before creation and after now are set aside (issue 21, item 9); the row's
+          // done is entered at updated_at, which is clamped to now.
+          ("2026-03-09T08:00:00Z", "in-progress"), ("2026-03-12T10:00:00Z", "in-review"),
           ("2026-03-20T00:00:00Z", "done"),
         ]))
   }

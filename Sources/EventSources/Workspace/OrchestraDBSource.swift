@@ -227,7 +227,8 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     let (features, problems, history) = (read.features, read.problems, read.history)
     var unreadable: [FeatureKey: OrchestraDatabase.RowProblem] = [:]
     for p in problems {
-      unreadable[FeatureKey(project: p.project, id: p.id)] = p
+      // A row read with a value set aside is reported, not unreadable.
+      if !p.kept { unreadable[FeatureKey(project: p.project, id: p.id)] = p }
       deliver(.rejected(origin: origin, at: now, reason: "\(db.path): feature \(p.name): \(p.problem)"))
     }
     // Dated when the store's data last changed, received now.

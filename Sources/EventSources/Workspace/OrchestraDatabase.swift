@@ -32,6 +32,9 @@ public final class OrchestraDatabase {
     public var problem: String
     /// The row's project, when it could be read.
     public var project: String? = nil
+    /// The row was read, and only a value in it set aside (an audit-trail date outside the
+    /// feature's lifetime): a report, not an unreadable row.
+    public var kept = false
 
     /// `project/id`, or the id alone: how a diagnostic names the row.
     public var name: String { project.map { "\($0)/\(id)" } ?? id }
@@ -120,7 +123,8 @@ public final class OrchestraDatabase {
     var past: [FeatureKey: [StatusMove]] = [:]
     out.reserveCapacity(rows.count)
     for row in rows {
-      let (read, moves) = Self.decode(row: row.values, oversize: row.oversize, history: history)
+      let (read, moves, setAside) = Self.decode(row: row.values, oversize: row.oversize, history: history)
+      if let setAside { problems.append(setAside) }
       switch read {
       case .success(let f):
         out.append(f)
@@ -189,16 +193,19 @@ public final class OrchestraDatabase {
   public static let rowColumns = wanted.count + 2
 
   /// One row of the feature query as a feature and, when `history` is given, its past from the
-  /// body's audit trail (columns `wanted`, then the body's end and whether it was cut). A row of
-  /// another width, or one with a value over the cap (`oversize`), is a problem, never a trap.
+  /// body's audit trail (columns `wanted`, then the body's end and whether it was cut), and what
+  /// the trail held that was set aside (a `kept` problem naming the date). A row of another
+  /// width, or one with a value over the cap (`oversize`), is a problem, never a trap.
   public static func decode(
     row: [Value], oversize: [Database.Oversize] = [], history: (now: Instant, initialState: String)?
-  ) -> (Result<Feature, RowProblem>, [StatusMove]) {
+  ) -> (Result<Feature, RowProblem>, [StatusMove], RowProblem?) {
     guard row.count >= wanted.count else {
-      return (.failure(RowProblem(id: "?", problem: "a row of \(row.count) columns, not \(wanted.count)")), [])
+      return (.failure(RowProblem(id: "?", problem: "a row of \(row.count) columns, not \(wanted.count)")), [], nil)
     }
     let read = feature(row, oversize: oversize)
-    guard case .success(let f) = read, let (now, initial) = history, row.count >= rowColumns else { return (read, []) }
+    guard case .success(let f) = read, let (now, initial) = history, row.count >= rowColumns else {
+      return (read, [], nil)
+    }
     let trail: AuditTrail.Parsed
     let cut = row[wanted.count + 1].integer == 1
     switch row[wanted.count] {
@@ -206,9 +213,12 @@ public final class OrchestraDatabase {
     case .blob(let bytes): trail = bytes.withUnsafeBufferPointer { AuditTrail.parse($0, tail: cut) }
     default: trail = AuditTrail.Parsed(moves: [], truncated: false)
     }
-    let moves = AuditTrail.backfill(
+    let past = AuditTrail.history(
       trail, createdAt: f.createdAt, updatedAt: f.updatedAt, status: f.status, initialState: initial, now: now)
-    return (read, moves)
+    let setAside = past.problem(createdAt: f.createdAt, now: now).map {
+      RowProblem(id: f.id, problem: $0, project: f.projectId, kept: true)
+    }
+    return (read, past.moves, setAside)
   }
 
   /// A row of `wanted` columns as a feature of the contract; one with values over the cap is

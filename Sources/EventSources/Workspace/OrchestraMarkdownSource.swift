@@ -208,9 +208,13 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
         features.append(r.feature)
         if r.variant == .exportMarkdown { variant = .exportMarkdown }
         // Each feature's past, from the audit trail at the end of its body.
-        let moves = AuditTrail.backfill(
+        let past = AuditTrail.history(
           AuditTrail.parse(r.body, tail: r.bodyTruncated), createdAt: r.feature.createdAt,
           updatedAt: r.feature.updatedAt, status: r.feature.status, initialState: initialState, now: at)
+        if let p = past.problem(createdAt: r.feature.createdAt, now: at) {
+          deliver(.rejected(origin: origin, at: at, reason: "\(r.path): \(p)"))
+        }
+        let moves = past.moves
         if !moves.isEmpty { history[r.feature.key] = moves }
         for t in [r.feature.updatedAt ?? r.modified, moves.last?.at].compactMap({ $0 }) {
           newest = max(newest ?? t, t)

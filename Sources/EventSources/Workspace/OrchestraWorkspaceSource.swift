@@ -23,15 +23,16 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   /// Guards what follows; signalled by `stop()`.
   private let lock = NSCondition()
   private var stopped = false
-  /// The server whose push is heard ("127.0.0.1:50234"), for the detail.
+  /// What the detail says of the push ("push from 127.0.0.1:50234", or a refusal).
   private var pushFrom: String?
   /// The detail of the store's source while it is live (nil while it is not).
   private var lastLiveDetail: String?
 
-  /// The store's detail, and the push when one is heard.
+  /// The store's detail, and what the push hint says (`PushHintMachine.note`) when it says
+  /// anything.
   static func detail(_ store: String, push: String?) -> String {
     guard let push else { return store }
-    return store.isEmpty ? "push from \(push)" : "\(store) · push from \(push)"
+    return store.isEmpty ? push : "\(store) · \(push)"
   }
   private var current: (store: WorkspaceLocation.Store, source: any EventSource, generation: Int)?
   private var generation = 0
@@ -117,14 +118,14 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
         case .readStore: lookNow()
         }
       }
-      // When the push is heard or lost, the detail says so at once.
+      // When the push is heard, lost or refused, the detail says so at once (once: the same
+      // refusal again changes nothing).
       let (changed, live) = lock.withLock { () -> (Bool, String?) in
-        defer { pushFrom = machine.listeningTo }
-        return (pushFrom != machine.listeningTo, lastLiveDetail)
+        defer { pushFrom = machine.note }
+        return (pushFrom != machine.note, lastLiveDetail)
       }
       if changed, let live {
-        deliver(
-          .connection(origin: origin, status: .live, at: clock(), detail: Self.detail(live, push: machine.listeningTo)))
+        deliver(.connection(origin: origin, status: .live, at: clock(), detail: Self.detail(live, push: machine.note)))
       }
     }
     _ = machine.on(.stop, at: clock())
@@ -170,9 +171,25 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     return info
   }
 
+  /// Connects to the loopback addresses `host` resolves to (`PushHost`), the first that answers;
+  /// any other host is refused without a try.
   private func connectPush(host: String, port: Int) -> PushHintMachine.Input {
-    do {
-      let conn = try TCPConnection.connect(host: host, port: port, timeout: 2)
+    let addresses: [String]
+    switch PushHost.resolve(host).flatMap({ PushHost.check(host, resolved: $0) }) {
+    case .failure(let refusal): return .refused(refusal)
+    case .success(let a): addresses = a
+    }
+    do throws(TCPConnection.Failure) {
+      var opened: TCPConnection?
+      var failure = TCPConnection.Failure(description: "no address")
+      for address in addresses where opened == nil {
+        do throws(TCPConnection.Failure) {
+          opened = try TCPConnection.connect(host: address, port: port, timeout: 2)
+        } catch {
+          failure = error
+        }
+      }
+      guard let conn = opened else { throw failure }
       let sub = Subscribe(subscriptionId: "wallboard-hint-\(clock().millis)", topic: "features", filters: [:])
       try conn.write(LengthPrefixFramer.frame(PluginRequest(requestId: "hint-sub", request: .subscribe(sub)).encode()))
       let kept = lock.withLock { () -> Bool in

@@ -55,6 +55,12 @@ public struct RunInfo: Hashable, Sendable {
 /// The push is never the truth — upstream publishes nothing for label, estimate or dependency
 /// changes, and its bus drops events when a subscriber is slow — so a hint only makes the store
 /// be read sooner; without a server (or an older one, which has no push) nothing changes.
+///
+/// Only a loopback server is heard (`PushHost`: the shell resolves the host and answers
+/// `.refused` for any other, which `note` then says). Every failure backs off with the shared
+/// `Backoff` — a refusal, a failed connect, and a connection that ends before it held
+/// `stableAfter` seconds (a server that accepts and hangs up is not called every second) — and
+/// pushes read the store at most once per `minReadInterval`, the rest of a burst in one read.
 public struct PushHintMachine: Sendable {
   public enum Input: Sendable {
     case start
@@ -65,6 +71,8 @@ public struct PushHintMachine: Sendable {
     case info(RunInfo?)
     case connected
     case connectFailed(String)
+    /// The host is not one the hint connects to (not a loopback address); nothing was tried.
+    case refused(PushHost.Refusal)
     case received(PluginResponse)
     case ended(String)
     case stop
@@ -84,13 +92,26 @@ public struct PushHintMachine: Sendable {
   public private(set) var phase: Phase = .idle
   /// When the shell should call again with `.tick` while nothing else happens.
   public private(set) var nextWake: Instant?
-  /// What the board's detail may say: "push from 127.0.0.1:50234", or nil.
+  /// The server heard: "127.0.0.1:50234", or nil.
   public private(set) var listeningTo: String?
+  /// The last refusal, until a server is heard or none is named: "push from 203.0.113.5:50234
+  /// refused: not a loopback address (203.0.113.5)". The same refusal again leaves it as it is.
+  public private(set) var refusal: String?
+  /// What the board's detail says of the push: "push from 127.0.0.1:50234", the refusal, or nil.
+  public var note: String? { listeningTo.map { "push from \($0)" } ?? refusal }
+  /// How long a connection must have held for its end to start the backoff from its first step.
+  public var stableAfter = 30.0
+  /// The least time between two reads of the store that pushes ask for.
+  public var minReadInterval = 0.5
   /// How often the `.info` file is looked at while no server is there.
   public var lookInterval = 10.0
   private var backoff: Backoff
   private var attempt = 0
   private var target: RunInfo?
+  private var listeningSince: Instant?
+  private var lastRead: Instant?
+  /// A push heard within `minReadInterval` of the last read: read at `nextWake`.
+  private var pendingRead: String?
 
   public init(seed: UInt64, lookInterval: Double = 10) {
     backoff = Backoff(initial: 1, max: 30, seed: seed)
@@ -104,6 +125,7 @@ public struct PushHintMachine: Sendable {
       phase = .stopped
       nextWake = nil
       listeningTo = nil
+      refusal = nil
       return was == .connecting || was == .listening ? [.close] : []
     case (_, .stopped):
       return []
@@ -116,21 +138,42 @@ public struct PushHintMachine: Sendable {
       nextWake = nil
       return [.connect(host: info.host, port: info.port)]
     case (.info(nil), .looking):
+      refusal = nil
+      attempt = 0
       return wait(lookInterval, at: now)
     case (.connected, .connecting):
       phase = .listening
-      attempt = 0
+      refusal = nil
+      listeningSince = now
       listeningTo = target.map { "\($0.host):\($0.port)" }
       // What changed while nobody listened is read now.
+      lastRead = now
       return [.readStore(reason: "push connected")]
     case (.connectFailed, .connecting):
       attempt += 1
       return wait(backoff.delay(attempt: attempt), at: now)
+    case (.refused(let r), .connecting):
+      refusal = "push from \(target.map { "\($0.host):\($0.port)" } ?? r.host) refused: \(r.why)"
+      attempt += 1
+      return wait(backoff.delay(attempt: attempt), at: now)
     case (.received(let r), .listening):
       guard case .eventDelivery(let d)? = r.response, !d.isAcknowledgement, d.topic == "features" else { return [] }
-      return [.readStore(reason: "pushed \(d.eventType.isEmpty ? "features" : d.eventType)")]
+      let reason = "pushed \(d.eventType.isEmpty ? "features" : d.eventType)"
+      if let last = lastRead, now < last.adding(seconds: minReadInterval) {
+        // Within the interval: one read when it is over, for the whole burst.
+        pendingRead = reason
+        nextWake = last.adding(seconds: minReadInterval)
+        return []
+      }
+      return read(reason, at: now)
+    case (.tick, .listening):
+      guard let reason = pendingRead, let wake = nextWake, now >= wake else { return [] }
+      return read(reason, at: now)
     case (.ended, .listening):
       listeningTo = nil
+      pendingRead = nil
+      // A connection that held starts the backoff again; one that ended at once goes on with it.
+      if let since = listeningSince, now >= since.adding(seconds: stableAfter) { attempt = 0 }
       attempt += 1
       return [.close] + wait(backoff.delay(attempt: attempt), at: now)
     case (.tick, .waiting):
@@ -141,6 +184,13 @@ public struct PushHintMachine: Sendable {
     default:
       return []
     }
+  }
+
+  private mutating func read(_ reason: String, at now: Instant) -> [Action] {
+    pendingRead = nil
+    nextWake = nil
+    lastRead = now
+    return [.readStore(reason: reason)]
   }
 
   private mutating func wait(_ seconds: Double, at now: Instant) -> [Action] {
