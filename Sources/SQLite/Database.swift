@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import Glibc
 
 /// One connection to an SQLite database file, closed when the value goes away
 /// (`sqlite3_open_v2` / `sqlite3_close_v2`).
@@ -7,13 +8,31 @@ internal import CSQLite
 public final class Database {
   /// How the file is opened.
   public enum Mode: Hashable, Sendable {
-    /// Read only, never created (`mode=ro`): a workspace another process writes.
+    /// Read only, never created, and nothing made beside the file: a workspace another process
+    /// writes, a journal on read-only media. How it is read (`ReadAccess`) is chosen on open.
     case readOnly
     /// Read and write; `create` makes the file when it is missing.
     case readWrite(create: Bool)
   }
 
+  /// How a read-only connection reads its file (SQLite's "Read-Only Databases" and URI
+  /// `immutable` parameter).
+  public enum ReadAccess: Hashable, Sendable {
+    /// `mode=ro`: with locks, through the writer's `-wal` and `-shm`, which are already there
+    /// (read-only ones too): every commit is seen, and `data_version` moves with each.
+    case shared
+    /// `mode=ro&immutable=1`: the file as it is, without locks, without a `-wal` or `-shm` —
+    /// none made, none read. For a WAL database whose writer has stopped: SQLite would otherwise
+    /// make both beside it (and leave them), or, where the folder is read-only, not open it at
+    /// all. A writer's later commits are not seen: `fileChanged()` says when to open again.
+    case snapshot
+  }
+
   public let path: String
+  /// How a read-only connection reads its file; nil for one that writes.
+  public let readAccess: ReadAccess?
+  /// What the file and its `-wal` and `-shm` were when a snapshot was opened.
+  private let openedState: FileState?
   /// The longest text or blob a column may hand back; a longer one is an error, not a copy.
   public var maxValueBytes = 1 << 20
   let handle: OpaquePointer
@@ -27,10 +46,18 @@ public final class Database {
     switch mode {
     case .readOnly:
       flags |= SQLITE_OPEN_READONLY
-      uri = "file:\(Database.uriPath(path))?mode=ro"
+      // The state first: a writer that starts between the look and the open is then caught by
+      // the next `fileChanged()`.
+      let state = FileState(path)
+      let access = Database.readAccess(for: path)
+      readAccess = access
+      openedState = access == .snapshot ? state : nil
+      uri = "file:\(Database.uriPath(path))?mode=ro" + (access == .snapshot ? "&immutable=1" : "")
     case .readWrite(let create):
       flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
       uri = "file:\(Database.uriPath(path))"
+      readAccess = nil
+      openedState = nil
     }
     var db: OpaquePointer?
     let rc = sqlite3_open_v2(uri, &db, flags, nil)
@@ -46,6 +73,38 @@ public final class Database {
   }
 
   deinit { sqlite3_close_v2(handle) }
+
+  /// How a read-only connection to `path` reads it: a snapshot when the file is a WAL database
+  /// (its header's read and write versions are 2) whose `-wal` or `-shm` is missing (its writer
+  /// has stopped: the last connection's close removes both); shared otherwise — a rollback-journal
+  /// database, one a writer has open, or what is not a database (SQLite then says so). A `-wal`
+  /// left without its `-shm` (by a crash) is not read by a snapshot.
+  public static func readAccess(for path: String) -> ReadAccess {
+    guard isWALFile(path) else { return .shared }
+    return access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) == 0 ? .shared : .snapshot
+  }
+
+  /// Whether `path` is a regular file whose 100-byte header says WAL (`SQLite format 3`, bytes
+  /// 18 and 19 equal to 2). Opened without blocking: a FIFO is not waited on.
+  static func isWALFile(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+    var header = [UInt8](repeating: 0, count: 100)
+    let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
+    guard n == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else { return false }
+    return header[18] == 2 && header[19] == 2
+  }
+
+  /// Whether the file a snapshot was opened on changed since (written, replaced, or a writer
+  /// opened it: its `-wal` or `-shm` came): open again to read what it holds now. Always false
+  /// for a shared connection (it sees every commit) and one that writes.
+  public func fileChanged() -> Bool {
+    guard let openedState else { return false }
+    return FileState(path) != openedState
+  }
 
   /// A path as a `file:` URI's path: `%`, `?` and `#` escaped.
   static func uriPath(_ path: String) -> String {
@@ -187,4 +246,29 @@ public final class Database {
   public var changes: Int64 { sqlite3_changes64(handle) }
   /// The rowid of the last INSERT (`sqlite3_last_insert_rowid`).
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+}
+
+/// What `fileChanged()` compares: the file's identity, size and modification time, and whether
+/// its `-wal` and `-shm` are there.
+struct FileState: Equatable {
+  var device: UInt64 = 0
+  var inode: UInt64 = 0
+  var size: Int64 = -1
+  var seconds = 0
+  var nanoseconds = 0
+  var wal: Bool
+  var shm: Bool
+
+  init(_ path: String) {
+    var st = stat()
+    if stat(path, &st) == 0 {
+      device = UInt64(st.st_dev)
+      inode = UInt64(st.st_ino)
+      size = Int64(st.st_size)
+      seconds = Int(st.st_mtim.tv_sec)
+      nanoseconds = Int(st.st_mtim.tv_nsec)
+    }
+    wal = access(path + "-wal", F_OK) == 0
+    shm = access(path + "-shm", F_OK) == 0
+  }
 }

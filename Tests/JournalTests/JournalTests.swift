@@ -12,7 +12,9 @@ struct JournalFileTests {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
     _ = try JournalFile(path: path, mode: .write)
-    let db = try Database(path: path, mode: .readOnly)
+    // Not read-only: a reader of a journal whose writer has stopped reads the file alone
+    // (`immutable=1`), and SQLite then reports the journal mode as "delete".
+    let db = try Database(path: path, mode: .readWrite(create: false))
     #expect(try db.scalar("PRAGMA user_version")?.integer == 1)
     #expect(try db.scalar("PRAGMA journal_mode")?.text == "wal")
     #expect(try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.text == "wallboard-journal")

@@ -15,7 +15,9 @@ public import WallboardCore
 /// new snapshot) when the database has no change log, was replaced (the log's last id went back,
 /// or the file is another), or its rows changed without log rows (a cascade, a migration: the
 /// fingerprint moved). A missing file is offline until it appears; a locked one is tried again
-/// at the next poll.
+/// at the next poll. A WAL database whose writer has stopped is read as the file it is
+/// (`Database.ReadAccess.snapshot`: nothing made beside it, readable on read-only media) and
+/// read again in full when its file changes or its writer comes back.
 public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   public let origin: String
   /// Where the database is: a fixed file, or found again (through the locator) on every try.
@@ -118,7 +120,8 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       let (path, detail) = locate()
       if let path {
         do throws(SQLiteError) {
-          if let f = following, Self.inode(path) != f.inode { following = nil }  // replaced: start again
+          // Replaced, or read as a snapshot (its writer had stopped) that changed since: start again.
+          if let f = following, Self.inode(path) != f.inode || f.db.fileChanged() { following = nil }
           if following == nil {
             following = try bootstrap(path, detail: detail, deliver)
             lastDown = nil

@@ -65,6 +65,14 @@ public final class OrchestraDatabase {
   /// `PRAGMA data_version`: moves when another connection commits.
   public func dataVersion() throws(SQLiteError) -> Int64 { try db.dataVersion() }
 
+  /// Whether the file was read as a snapshot (`Database.ReadAccess.snapshot`: a WAL database
+  /// whose writer has stopped), whose later changes `fileChanged()` must catch.
+  public var isSnapshot: Bool { db.readAccess == .snapshot }
+
+  /// Whether a snapshot's file changed since it was opened (written, or a writer came back):
+  /// open it again. Always false for a connection that sees every commit.
+  public func fileChanged() -> Bool { db.fileChanged() }
+
   static let wanted = [
     "id", "project_id", "title", "status", "priority", "kind", "assignee", "estimate", "labels", "version",
     "created_at", "updated_at", "depends_on",

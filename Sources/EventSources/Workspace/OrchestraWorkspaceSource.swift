@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SQLite
 public import WallboardCore
 internal import Wire
 
@@ -10,7 +11,9 @@ internal import Wire
 /// The store is found again every few seconds: a database that appears later (the server was
 /// started), or goes (the markdown tree is then read), is followed; the new store's snapshot
 /// replaces the old one's features, since both deliver under this source's one origin. The
-/// detail says which store is read, and whether pushes are heard.
+/// detail says which store is read, and whether pushes are heard. A database that cannot be
+/// opened at all (not a database, unreadable; not one that is only locked) gives way to the
+/// markdown tree when the workspace has one, and the detail says why.
 public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendable {
   public let origin: String
   /// The workspace, absolute.
@@ -20,6 +23,8 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   private let clock: @Sendable () -> Instant
   /// The source that reads one store (nil for `.missing`).
   private let makeStore: @Sendable (WorkspaceLocation) -> (any EventSource)?
+  /// Why the database at a path cannot be opened at all; nil when it can (or is only locked).
+  private let probe: @Sendable (String) -> String?
   /// Guards what follows; signalled by `stop()`.
   private let lock = NSCondition()
   private var stopped = false
@@ -35,15 +40,19 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     return store.isEmpty ? push : "\(store) · \(push)"
   }
   private var current: (store: WorkspaceLocation.Store, source: any EventSource, generation: Int)?
+  /// What the store's live detail ends with: why the database gave way to the markdown tree.
+  private var note: String?
   private var generation = 0
   private var pushConnection: TCPConnection?
 
   public init(
     origin: String, workspace: String, locator: WorkspaceLocator,
     clock: @escaping @Sendable () -> Instant = SystemClock.now,
+    probe: @escaping @Sendable (String) -> String? = { _ in nil },
     makeStore: @escaping @Sendable (WorkspaceLocation) -> (any EventSource)?
   ) {
     self.origin = origin
+    self.probe = probe
     self.workspace = WorkspaceLocator.absolute(workspace, from: locator.currentDirectory)
     self.locator = locator
     self.clock = clock
@@ -86,8 +95,8 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
       // The store, found again every few seconds.
       if Monotonic.seconds() >= nextLook {
         nextLook = Monotonic.seconds() + checkInterval
-        let found = locator.locate(workspace: workspace)
-        if found.store != lock.withLock({ current?.store }) { switchStore(to: found, deliver) }
+        let (found, note) = readable(locator.locate(workspace: workspace))
+        if found.store != lock.withLock({ current?.store }) { switchStore(to: found, note: note, deliver) }
         if case .missing = found.store {
           if lastOffline != found.detail {
             deliver(.connection(origin: origin, status: .offline, at: clock(), detail: found.detail))
@@ -131,12 +140,30 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     _ = machine.on(.stop, at: clock())
   }
 
-  /// Stops the store's source and starts the one for `found` (none for `.missing`).
-  private func switchStore(to found: WorkspaceLocation, _ deliver: @escaping @Sendable (BoardInput) -> Void) {
+  /// `found`, or — when its database cannot be opened at all and the workspace has a markdown
+  /// tree — the tree, with why (for the detail). A database followed and live is not asked again.
+  private func readable(_ found: WorkspaceLocation) -> (WorkspaceLocation, note: String?) {
+    guard case .database(let db) = found.store,
+      !lock.withLock({ current?.store == found.store && lastLiveDetail != nil }), let why = probe(db)
+    else { return (found, nil) }
+    let tree = WorkspaceLocator.tree(of: found.workspace)
+    guard locator.directoryExists(tree) else { return (found, nil) }
+    let note = "database \(db) cannot be opened: \(why)"
+    return (
+      WorkspaceLocation(workspace: found.workspace, store: .markdown(tree), detail: "markdown \(tree) (\(note))"), note
+    )
+  }
+
+  /// Stops the store's source and starts the one for `found` (none for `.missing`); `note` ends
+  /// its live detail.
+  private func switchStore(
+    to found: WorkspaceLocation, note: String?, _ deliver: @escaping @Sendable (BoardInput) -> Void
+  ) {
     let (old, gen) = lock.withLock { () -> ((any EventSource)?, Int) in
       generation += 1
       let old = current?.source
       current = nil
+      self.note = note
       return (old, generation)
     }
     old?.stop()
@@ -145,21 +172,29 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     // What a replaced store's source still says (its "stopped") is not this source's news.
     source.start { [weak self] input in
       guard let self else { return }
-      let (current, push) = self.lock.withLock { () -> (Bool, String?) in
+      let (current, push, note) = self.lock.withLock { () -> (Bool, String?, String?) in
         let current = self.generation == gen && !self.stopped
         if current, case .connection(_, let status, _, let detail) = input {
-          self.lastLiveDetail = status == .live ? (detail ?? "") : nil
+          self.lastLiveDetail = status == .live ? Self.noted(detail ?? "", self.note) : nil
         }
-        return (current, self.pushFrom)
+        return (current, self.pushFrom, self.note)
       }
       guard current else { return }
       // The detail says when a server's push is heard besides the store.
       if case .connection(let o, .live, let at, let detail) = input {
-        deliver(.connection(origin: o, status: .live, at: at, detail: Self.detail(detail ?? "", push: push)))
+        deliver(
+          .connection(
+            origin: o, status: .live, at: at, detail: Self.detail(Self.noted(detail ?? "", note), push: push)))
       } else {
         deliver(input)
       }
     }
+  }
+
+  /// A store's detail and, after it, why the database gave way to it.
+  static func noted(_ detail: String, _ note: String?) -> String {
+    guard let note else { return detail }
+    return detail.isEmpty ? note : "\(detail) · \(note)"
   }
 
   /// The running server's `.info`, when it is this workspace's and its process lives.
@@ -246,8 +281,9 @@ extension OrchestraWorkspaceSource {
       let projects = context.projects
       let globalDatabase = context.locator.globalDatabase
       let clock = context.clock
-      return OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: context.locator, clock: clock) {
-        found in
+      return OrchestraWorkspaceSource(
+        origin: origin, workspace: workspace, locator: context.locator, clock: clock, probe: Self.whyUnopenable
+      ) { found in
         switch found.store {
         case .database(let path):
           let tree = WorkspaceLocator.tree(of: found.workspace)
@@ -262,6 +298,17 @@ extension OrchestraWorkspaceSource {
         case .missing:
           return nil
         }
+      }
+    }
+
+    /// Why the database at `path` cannot be opened as a workspace's; nil when it can, or when it is
+    /// only locked (a writer's transaction: the next try reads it).
+    @Sendable static func whyUnopenable(_ path: String) -> String? {
+      do throws(SQLiteError) {
+        _ = try OrchestraDatabase(path: path, busyTimeout: 0)
+        return nil
+      } catch {
+        return error.isBusy ? nil : error.message
       }
     }
 
