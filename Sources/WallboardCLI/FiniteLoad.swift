@@ -69,6 +69,9 @@ public struct FiniteLoad: Sendable {
       environment: env, clock: clock ?? SystemClock.now)
     // The board a journal restored agrees with the sources (`JournalPlace.keep`).
     JournalPlace.keep(&store, to: sources, at: present)
+    // Every source is listed, connecting until it says otherwise: one whose first read is not
+    // done when `--wait` runs out is shown so, never left out.
+    for i in SourceSet.announce(sources, at: now) { store.apply(i) }
     for source in sources where source.isFinite {
       do throws(SourceError) {
         let rule: BoardStore.AsOf = source.appliesMoment ? .none : .everyEvent
