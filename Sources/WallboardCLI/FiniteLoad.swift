@@ -101,8 +101,14 @@ public struct FiniteLoad: Sendable {
           note(input)
           store.apply(input, asOfRule: .changes)
         }
+        // Settled once quiet — but not while a source has not said how it stands (its first
+        // read still running): that one is waited for, up to `--wait`.
         let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
-        if quiet >= options.settle { break }
+        let unheard = live.sources.contains {
+          store.state.origins[$0.origin]?.connectionDetail == SourceSet.notReadYet
+            && store.state.origins[$0.origin]?.connection == .connecting
+        }
+        if quiet >= options.settle && !unheard { break }
       }
       live.stop()
       // Events still in flight count; the sources' own "stopped" does not: the output says

@@ -119,6 +119,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       }
     }
     while !isStopped {
+      let began = Monotonic.seconds()
       let (path, detail) = locate()
       if let path {
         do throws(SQLiteError) {
@@ -143,7 +144,10 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
         down(.offline, detail)
         failures = 0  // a file not there yet costs nothing to look for
       }
-      let wait = failures == 0 ? pollInterval : max(pollInterval, backoff.delay(attempt: failures))
+      // After a failure, at least four times what the failed read took: a query that runs to
+      // its deadline every time costs at most a fifth of a core.
+      let spent = Monotonic.seconds() - began
+      let wait = failures == 0 ? pollInterval : max(pollInterval, backoff.delay(attempt: failures), 4 * spent)
       lock.withLock { retryAt = failures == 0 ? nil : clock().adding(seconds: wait) }
       sleep(wait)
     }
