@@ -35,6 +35,28 @@ public final class Database {
   private let openedState: FileState?
   /// The longest text or blob a column may hand back; a longer one is an error, not a copy.
   public var maxValueBytes = 1 << 20
+  /// How long one statement may run, in seconds, from its first step to its last (nil: no
+  /// limit). Past it the statement is interrupted (`sqlite3_progress_handler`) and fails with an
+  /// error that names it (`SQLiteError.isPastDeadline`): a view that never ends cannot hold
+  /// the caller's thread.
+  public var statementTimeout: Double? {
+    didSet {
+      guard !progressHandlerInstalled else { return }
+      progressHandlerInstalled = true
+      sqlite3_progress_handler(
+        handle, Self.progressSteps,
+        { context in
+          guard let context else { return 0 }
+          return Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().pastDeadline ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+  }
+  /// How many virtual-machine steps pass between two looks at the deadline.
+  static let progressSteps: Int32 = 1000
+  private var progressHandlerInstalled = false
+  /// When the call running now must end; nil outside a call, or without `statementTimeout`.
+  var deadline: ContinuousClock.Instant?
+  private var pastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
   let handle: OpaquePointer
 
   /// Opens `path`. Waits up to `busyTimeout` seconds for another connection's lock before a
@@ -72,7 +94,23 @@ public final class Database {
     sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout, 3600)) * 1000))
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  deinit {
+    if progressHandlerInstalled { sqlite3_progress_handler(handle, 0, nil, nil) }
+    sqlite3_close_v2(handle)
+  }
+
+  /// Runs one call into the library under the deadline of a statement that started at `start`;
+  /// an interruption past it becomes the error naming `context` (the statement).
+  func underDeadline(
+    from start: ContinuousClock.Instant, _ context: String, _ call: () -> Int32
+  ) -> (rc: Int32, error: SQLiteError?) {
+    guard let timeout = statementTimeout else { return (call(), nil) }
+    deadline = start + .milliseconds(Int64(max(0, min(timeout, 86_400)) * 1000))
+    defer { deadline = nil }
+    let rc = call()
+    guard rc == SQLITE_INTERRUPT, pastDeadline else { return (rc, nil) }
+    return (rc, .pastDeadline(seconds: timeout, context: context))
+  }
 
   /// How a read-only connection to `path` reads it: a snapshot when the file is a WAL database
   /// (its header's read and write versions are 2) whose `-wal` or `-shm` is missing (its writer
@@ -146,7 +184,8 @@ public final class Database {
 
   /// Runs SQL without results: statements separated by `;` (`sqlite3_exec`), for DDL and pragmas.
   public func execute(_ sql: String) throws(SQLiteError) {
-    let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+    let (rc, late) = underDeadline(from: .now, sql) { sqlite3_exec(handle, sql, nil, nil, nil) }
+    if let late { throw late }
     guard rc == SQLITE_OK else { throw error(rc, sql) }
   }
 

@@ -24,6 +24,15 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file is not a database, or is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
   public var isNotADatabase: Bool { code == 26 || code == 11 }
 
+  /// The statement ran past the connection's `statementTimeout` and was interrupted
+  /// (`SQLITE_INTERRUPT`, which nothing else here asks for).
+  public var isPastDeadline: Bool { code == 9 }
+
+  /// The error of a statement (`context`) interrupted after `seconds`.
+  public static func pastDeadline(seconds: Double, context: String) -> SQLiteError {
+    SQLiteError(code: 9, message: "stopped after \(seconds) s, its time limit", context: context)
+  }
+
   /// `sqlite: database is locked (code 5) in SELECT …`.
   public var description: String { "sqlite: \(message) (code \(extendedCode)) in \(context)" }
 }

@@ -6,6 +6,8 @@ public final class Statement {
   let database: Database
   let handle: OpaquePointer
   public let sql: String
+  /// When the first step since the last reset ran: the statement's deadline counts from it.
+  private var startedAt: ContinuousClock.Instant?
 
   init(database: Database, handle: OpaquePointer, sql: String) {
     self.database = database
@@ -18,6 +20,7 @@ public final class Statement {
   /// Binds `values` to the parameters `?1…?n` (`sqlite3_bind_*`), after a reset.
   public func bind(_ values: [Value]) throws(SQLiteError) {
     sqlite3_reset(handle)
+    startedAt = nil
     sqlite3_clear_bindings(handle)
     guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
       throw SQLiteError(
@@ -41,15 +44,21 @@ public final class Statement {
     }
   }
 
-  /// Steps to the next row: true for a row, false when done (`sqlite3_step`).
+  /// Steps to the next row: true for a row, false when done (`sqlite3_step`). Under the
+  /// connection's `statementTimeout`, counted from the first step: past it, the error says so.
   public func step() throws(SQLiteError) -> Bool {
-    let rc = sqlite3_step(handle)
+    let start = startedAt ?? .now
+    startedAt = start
+    let (rc, late) = database.underDeadline(from: start, sql) { sqlite3_step(handle) }
     switch rc {
     case SQLITE_ROW: return true
-    case SQLITE_DONE: return false
+    case SQLITE_DONE:
+      startedAt = nil
+      return false
     default:
       sqlite3_reset(handle)
-      throw database.error(rc, sql)
+      startedAt = nil
+      throw late ?? database.error(rc, sql)
     }
   }
 

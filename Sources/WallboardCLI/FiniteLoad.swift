@@ -74,6 +74,9 @@ public struct FiniteLoad: Sendable {
       environment: env, clock: clock ?? SystemClock.now)
     // The board a journal restored agrees with the sources (`JournalPlace.keep`).
     JournalPlace.keep(&store, to: sources, at: present)
+    // Every source is listed, connecting until it says otherwise: one whose first read is not
+    // done when `--wait` runs out is shown so, never left out.
+    for i in SourceSet.announce(sources, at: now) { store.apply(i) }
     for source in sources where source.isFinite {
       do throws(SourceError) {
         let rule: BoardStore.AsOf = source.appliesMoment ? .none : .everyEvent
@@ -103,8 +106,14 @@ public struct FiniteLoad: Sendable {
           note(input)
           store.apply(input, asOfRule: .changes)
         }
+        // Settled once quiet — but not while a source has not said how it stands (its first
+        // read still running): that one is waited for, up to `--wait`.
         let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
-        if quiet >= options.settle { break }
+        let unheard = live.sources.contains {
+          store.state.origins[$0.origin]?.connectionDetail == SourceSet.notReadYet
+            && store.state.origins[$0.origin]?.connection == .connecting
+        }
+        if quiet >= options.settle && !unheard { break }
       }
       live.stop()
       // Events still in flight count; the sources' own "stopped" does not: the output says

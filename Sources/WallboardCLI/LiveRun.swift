@@ -69,6 +69,8 @@ struct LiveRun {
       settings: options.boardSettings, restored: store.state.origins,
       environment: environment, clock: now)
     JournalPlace.keep(&store, to: made, at: restoredAt)
+    // Every source is on the board from the first frame, connecting until it says otherwise.
+    for i in SourceSet.announce(made, at: now()) { store.apply(i) }
     let sources = SourceSet.start(made, inbox: inbox)
     defer {
       sources.stop()

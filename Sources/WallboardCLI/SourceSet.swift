@@ -82,6 +82,18 @@ final class SourceSet {
     }
   }
 
+  /// What the board knows of each source before it has said anything: connecting, so that every
+  /// configured source is listed from the first frame (and by `inspect`) with its state — never
+  /// absent while its first read runs or is stuck. Declared sprints are no connection.
+  static func announce(_ sources: [any EventSource], at: Instant) -> [BoardInput] {
+    sources.filter { !($0 is DeclaredSprintsSource) }.map {
+      .connection(origin: $0.origin, status: .connecting, at: at, detail: notReadYet)
+    }
+  }
+
+  /// The detail of a source that has said nothing yet.
+  static let notReadYet = "not read yet"
+
   /// Starts `sources`. With `liveOnly`, the finite ones are left to the caller (read to their end).
   static func start(_ sources: [any EventSource], inbox: Inbox, liveOnly: Bool = false) -> SourceSet {
     let set = SourceSet()

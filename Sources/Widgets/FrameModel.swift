@@ -56,7 +56,8 @@ public struct FrameModel: Sendable {
         to: StateLabel.of(t.to, project: t.project, in: state),
         age: Ages.when(t.at, at: at, zone: zone))
     }
-    let troubled = statuses.filter { [.stale, .offline, .reconnecting].contains($0.status) }
+    // A source still connecting is not connected either: the banner says so from the first frame.
+    let troubled = statuses.filter { [.stale, .offline, .reconnecting, .connecting].contains($0.status) }
     // The time alone when the data is from today; with the date when it is older.
     func since(_ t: Instant) -> String {
       zone.date(of: t) == zone.date(of: now)

@@ -40,7 +40,8 @@ import Widgets
   }
 
   @Test func whileASourceIsStillConnectingNothingIsJudged() {
-    #expect(Self.banner(Self.board(["nosuch"], status: .connecting)) == nil)
+    // Issue 21, item 4: a source still connecting is not connected — that banner, not a verdict.
+    #expect(Self.banner(Self.board(["nosuch"], status: .connecting))?.hasPrefix("Not connected") == true)
     #expect(Self.banner(BoardState(settings: BoardSettings(filter: FeatureFilter(projects: ["nosuch"])))) == nil)
   }
 

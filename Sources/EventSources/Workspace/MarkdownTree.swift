@@ -53,40 +53,12 @@ enum MarkdownTree {
   }
 
   /// Why a file could not be read.
-  enum ReadError: Error, Hashable {
-    case missing
-    case tooLarge(Int64)
-    case failed(String)
-  }
+  typealias ReadError = RegularFile.ReadError
 
-  /// The whole of a regular file, at most `limit` bytes.
+  /// The whole of a regular file, at most `limit` bytes (`RegularFile.read`: never blocks, and
+  /// refuses a FIFO or a device by name).
   static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return .failure(errno == ENOENT ? .missing : .failed(String(cString: strerror(errno)))) }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { return .failure(.failed(String(cString: strerror(errno)))) }
-    guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.failed("not a regular file")) }
-    guard st.st_size <= limit else { return .failure(.tooLarge(Int64(st.st_size))) }
-    // Read to the end even if it grew since fstat (a write in progress), never past the limit.
-    let cap = limit + 1
-    var out = [UInt8](repeating: 0, count: min(Int(st.st_size) + 4096, cap))
-    var count = 0
-    while count < out.count {
-      let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return .failure(.failed(String(cString: strerror(errno))))
-      }
-      if n == 0 { break }
-      count += n
-      if count == out.count && out.count < cap {
-        out += [UInt8](repeating: 0, count: min(out.count, cap - out.count))
-      }
-    }
-    guard count <= limit else { return .failure(.tooLarge(Int64(count))) }
-    out.removeLast(out.count - count)
-    return .success(out)
+    RegularFile.read(path, limit: limit)
   }
 
   /// The storage version in a `.version` sidecar: its decimal number (the plugin writes no

@@ -175,7 +175,7 @@ public struct MarkdownWorkspace: Sendable {
       return .failure(Problem(file: entry.path, problem: "gone while being read", mayBeTorn: true))
     case .failure(.tooLarge(let n)):
       return .failure(Problem(file: entry.path, problem: "\(n) bytes: larger than \(limits.maxFileBytes)"))
-    case .failure(.failed(let why)): return .failure(Problem(file: entry.path, problem: why))
+    case .failure(let other): return .failure(Problem(file: entry.path, problem: other.description))
     }
     let stem = String(entry.path.split(separator: "/").last!.dropLast(3))
     let parsed = Self.record(
@@ -203,7 +203,7 @@ public struct MarkdownWorkspace: Sendable {
     case .failure(.missing): return .failure(Problem(file: path, problem: "no such file"))
     case .failure(.tooLarge(let n)):
       return .failure(Problem(file: path, problem: "\(n) bytes: larger than \(limits.maxFileBytes)"))
-    case .failure(.failed(let why)): return .failure(Problem(file: path, problem: why))
+    case .failure(let other): return .failure(Problem(file: path, problem: other.description))
     }
     if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") {
       do {

@@ -25,11 +25,20 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   public var pollInterval = 1.0
   /// How often the fingerprint is compared, to catch changes without change-log rows.
   public var fingerprintInterval = 60.0
+  /// How long one query may run (`OrchestraDatabase.statementTimeout`): past it the source is
+  /// reconnecting, saying which statement ran out of time, and tries again after a back-off.
+  public var statementTimeout = OrchestraDatabase.statementTimeout
+  /// The waits between failed reads: a store that fails (a query that never ends, a damaged
+  /// file) is tried less and less often, never in a loop.
+  public var backoff = Backoff(initial: 1, max: 30, seed: UInt64(UInt32.random(in: 0...UInt32.max)))
   private let projects: Set<String>?
   private let clock: @Sendable () -> Instant
   /// Guards `stopped` and `lookRequested`; signalled when either is set.
   private let lock = NSCondition()
   private var stopped = false
+  /// When the source tries again after a failed read (nil while reads succeed).
+  private var retryAt: Instant?
+  public var nextAttemptAt: Instant? { lock.withLock { retryAt } }
 
   /// Where the workspace's own workflows are (its workflow file, the global database).
   private let workflows: WorkspaceWorkflows
@@ -109,14 +118,17 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var following: Following?
     var lastDown: String?
+    var failures = 0
     func down(_ status: ConnectionStatus, _ why: String) {
       following = nil
+      failures += 1
       if lastDown != why {
         deliver(.connection(origin: origin, status: status, at: clock(), detail: why))
         lastDown = why
       }
     }
     while !isStopped {
+      let began = Monotonic.seconds()
       let (path, detail) = locate()
       if let path {
         do throws(SQLiteError) {
@@ -128,6 +140,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
           } else {
             try poll(&following!, deliver)
           }
+          failures = 0
         } catch {
           if error.isBusy {
             // Locked by the writer for longer than the busy timeout: the next poll tries again.
@@ -139,8 +152,14 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
         }
       } else {
         down(.offline, detail)
+        failures = 0  // a file not there yet costs nothing to look for
       }
-      sleep(pollInterval)
+      // After a failure, at least four times what the failed read took: a query that runs to
+      // its deadline every time costs at most a fifth of a core.
+      let spent = Monotonic.seconds() - began
+      let wait = failures == 0 ? pollInterval : max(pollInterval, backoff.delay(attempt: failures), 4 * spent)
+      lock.withLock { retryAt = failures == 0 ? nil : clock().adding(seconds: wait) }
+      sleep(wait)
     }
     deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
   }
@@ -162,7 +181,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   private func bootstrap(
     _ path: String, detail: String, _ deliver: @escaping @Sendable (BoardInput) -> Void
   ) throws(SQLiteError) -> Following {
-    let db = try OrchestraDatabase(path: path)
+    let db = try OrchestraDatabase(path: path, statementTimeout: statementTimeout)
     // The version and cursor first: a change committed while the rows are read is read again.
     let version = try db.dataVersion()
     let cursor = try db.lastChange()

@@ -50,11 +50,21 @@ public final class OrchestraDatabase {
   /// The most change-log rows one look returns; the rest come with the next.
   public static let maxChanges = 10_000
 
-  /// Opens `path` read-only (busy waits up to `busyTimeout` s for another connection's lock).
-  public init(path: String, busyTimeout: Double = 0.5) throws(SQLiteError) {
+  /// How long one query may run by default (`Database.statementTimeout`): a `features` or
+  /// `change_log` that is a view which never ends is cut off, never followed for ever.
+  public static let statementTimeout = 5.0
+
+  /// Opens `path` read-only (busy waits up to `busyTimeout` s for another connection's lock;
+  /// every statement ends within `statementTimeout` s).
+  public init(
+    path: String, busyTimeout: Double = 0.5, statementTimeout: Double = statementTimeout
+  )
+    throws(SQLiteError)
+  {
     self.path = path
     db = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
     db.maxValueBytes = Self.maxValueBytes
+    db.statementTimeout = statementTimeout
     columns = Set(try db.columns(of: "features"))
     guard columns.contains("id") else {
       throw SQLiteError(code: 1, message: "no features table with an id column", context: "open \(path)")

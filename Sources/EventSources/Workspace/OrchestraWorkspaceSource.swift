@@ -77,6 +77,9 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
 
   public func lookNow() { lock.withLock { current?.source }?.lookNow() }
 
+  /// When the store's source tries again after a failed read.
+  public var nextAttemptAt: Instant? { lock.withLock { current?.source }?.nextAttemptAt }
+
   private var isStopped: Bool { lock.withLock { stopped } }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {

@@ -140,7 +140,7 @@ extension WorkflowFile {
     case .failure(.missing): return (.upstream, nil, nil)  // gone since it was listed
     case .failure(.tooLarge(let n)):
       return (.upstream, file, Problem(file: file, line: 0, problem: "\(n) bytes: larger than \(maxBytes)"))
-    case .failure(.failed(let why)): return (.upstream, file, Problem(file: file, line: 0, problem: why))
+    case .failure(let other): return (.upstream, file, Problem(file: file, line: 0, problem: other.description))
     }
     do throws(Problem) { return (try parse(bytes, file: file), file, nil) } catch {
       return (.upstream, file, error)

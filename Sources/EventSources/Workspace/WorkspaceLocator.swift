@@ -186,10 +186,9 @@ public struct WorkspaceLocator: Sendable {
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
   }
 
+  /// A small regular file's bytes (`index.json`, a server's `.info`), read without ever
+  /// blocking (`RegularFile.read`): nil for a FIFO, a device, a link or more than `maxIndexBytes`.
   public static let readSmall: @Sendable (String) -> [UInt8]? = { path in
-    guard let h = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? h.close() }
-    guard let data = try? h.read(upToCount: maxIndexBytes + 1), data.count <= maxIndexBytes else { return nil }
-    return Array(data)
+    try? RegularFile.read(path, limit: maxIndexBytes, followLinks: false).get()
   }
 }

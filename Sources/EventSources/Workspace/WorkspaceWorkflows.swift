@@ -65,6 +65,7 @@ public struct WorkspaceWorkflows: Hashable, Sendable {
   ) -> Result<(rows: [(String?, Workflow)], problems: [Unreadable]), Unreadable> {
     do throws(SQLiteError) {
       let db = try Database(path: path, mode: .readOnly, busyTimeout: 0.5)
+      db.statementTimeout = OrchestraDatabase.statementTimeout
       db.maxValueBytes = OrchestraDatabase.maxValueBytes
       let columns = Set(try db.columns(of: "workflows"))
       guard columns.contains("states") else { return .success(([], [])) }
