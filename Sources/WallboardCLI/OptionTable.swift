@@ -112,7 +112,7 @@ enum OptionTable {
     OptionSpec(
       name: "--at", value: "RFC3339",
       help:
-        "the clock for snapshot and inspect, ages and staleness judged at it; default the time of the last event read"
+        "the clock for snapshot and inspect, ages and staleness judged at it; default the time of the last event read (for a workspace or a server, the moment it was read)"
     ) { o, v throws(CLIError) in
       do throws(Instant.ParseError) { o.at = try Instant(rfc3339: v) } catch {
         switch error {
