@@ -303,6 +303,25 @@ static inline const char *wb_SDL_Load(const char *soname, wb_SDL *table) {
   return NULL;
 }
 
+/// An X11 window's display and id, from SDL's window-manager info.
+typedef struct { void *display; unsigned long window; } wb_X11Window;
+
+/// `window`'s X11 display and id, and libX11 (loaded by SDL's X11 driver, `RTLD_NOLOAD`: never
+/// loaded here), which the caller `dlclose`s. Returns NULL when the window is not an X11 one or
+/// libX11 is not loaded.
+static inline void *wb_SDL_X11Open(const wb_SDL *table, SDL_Window *window, wb_X11Window *x11) {
+  SDL_SysWMinfo info;
+  memset(&info, 0, sizeof info);
+  info.version.major = WB_SDL_ABI_MAJOR;
+  info.version.minor = WB_SDL_ABI_MINOR;
+  info.version.patch = WB_SDL_ABI_PATCH;
+  if (!table->SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return NULL;
+  // The union's X11 member: { Display *display; Window window; } (Window is an unsigned long).
+  memcpy(x11, &info.info, sizeof *x11);
+  if (x11->display == NULL) return NULL;
+  return dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
+}
+
 /// Asks the X server to map `window` (`XMapRaised`, then `XFlush`), without waiting for it.
 ///
 /// SDL's own `SDL_ShowWindow` waits for the `MapNotify` with no timeout (`XIfEvent`); a window
@@ -310,23 +329,15 @@ static inline const char *wb_SDL_Load(const char *soname, wb_SDL *table) {
 /// ends. Returns 1 when the request was sent; 0 when the window is not an X11 one or libX11 (loaded
 /// by SDL's X11 driver) cannot be found.
 static inline int wb_SDL_X11MapRaised(const wb_SDL *table, SDL_Window *window) {
-  SDL_SysWMinfo info;
-  memset(&info, 0, sizeof info);
-  info.version.major = WB_SDL_ABI_MAJOR;
-  info.version.minor = WB_SDL_ABI_MINOR;
-  info.version.patch = WB_SDL_ABI_PATCH;
-  if (!table->SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return 0;
-  // The union's X11 member: { Display *display; Window window; } (Window is an unsigned long).
-  struct { void *display; unsigned long window; } x11;
-  memcpy(&x11, &info.info, sizeof x11);
-  void *library = dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  wb_X11Window x11;
+  void *library = wb_SDL_X11Open(table, window, &x11);
   if (library == NULL) return 0;
   int (*mapRaised)(void *, unsigned long) = NULL;
   int (*flush)(void *) = NULL;
   *(void **)(&mapRaised) = dlsym(library, "XMapRaised");
   *(void **)(&flush) = dlsym(library, "XFlush");
   int sent = 0;
-  if (mapRaised != NULL && flush != NULL && x11.display != NULL) {
+  if (mapRaised != NULL && flush != NULL) {
     mapRaised(x11.display, x11.window);
     flush(x11.display);
     sent = 1;
@@ -340,22 +351,15 @@ static inline int wb_SDL_X11MapRaised(const wb_SDL *table, SDL_Window *window) {
 /// frame still reads (0, 0) there. Returns 1 with `*x`, `*y` set; 0 when the window is not an X11
 /// one, libX11 cannot be found or the call fails.
 static inline int wb_SDL_X11RootPosition(const wb_SDL *table, SDL_Window *window, int *x, int *y) {
-  SDL_SysWMinfo info;
-  memset(&info, 0, sizeof info);
-  info.version.major = WB_SDL_ABI_MAJOR;
-  info.version.minor = WB_SDL_ABI_MINOR;
-  info.version.patch = WB_SDL_ABI_PATCH;
-  if (!table->SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return 0;
-  struct { void *display; unsigned long window; } x11;
-  memcpy(&x11, &info.info, sizeof x11);
-  void *library = dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  wb_X11Window x11;
+  void *library = wb_SDL_X11Open(table, window, &x11);
   if (library == NULL) return 0;
   unsigned long (*rootWindow)(void *) = NULL;
   int (*translate)(void *, unsigned long, unsigned long, int, int, int *, int *, unsigned long *) = NULL;
   *(void **)(&rootWindow) = dlsym(library, "XDefaultRootWindow");
   *(void **)(&translate) = dlsym(library, "XTranslateCoordinates");
   int found = 0;
-  if (rootWindow != NULL && translate != NULL && x11.display != NULL) {
+  if (rootWindow != NULL && translate != NULL) {
     unsigned long child = 0;
     found = translate(x11.display, x11.window, rootWindow(x11.display), 0, 0, x, y, &child) != 0;
   }

@@ -140,8 +140,7 @@ public final class SDLWindow {
   /// window manager the `_NET_WM_STATE` request a mapped window needs.
   func reassertFullscreenIfLost() {
     guard mapsItself, isMapped, isFullscreen, fullscreenRequests < 5 else { return }
-    var bounds = SDL_Rect()
-    guard sdl.SDL_GetDisplayBounds!(max(0, sdl.SDL_GetWindowDisplayIndex!(window)), &bounds) == 0 else { return }
+    guard let bounds = try? displayBounds() else { return }
     var x: Int32 = 0
     var y: Int32 = 0
     var w: Int32 = 0
@@ -215,6 +214,15 @@ public final class SDLWindow {
     sdl.SDL_GetWindowFlags!(window) & SDL_WINDOW_FULLSCREEN.rawValue != 0
   }
 
+  /// The bounds of the display the window is on (`SDL_GetDisplayBounds`), in screen coordinates.
+  func displayBounds() throws(SDLError) -> SDL_Rect {
+    var bounds = SDL_Rect()
+    guard sdl.SDL_GetDisplayBounds!(max(0, sdl.SDL_GetWindowDisplayIndex!(window)), &bounds) == 0 else {
+      throw SDLError.last("SDL_GetDisplayBounds")
+    }
+    return bounds
+  }
+
   /// Switches between fullscreen-desktop and a window (`SDL_SetWindowFullscreen`), with or
   /// without a window manager.
   ///
@@ -224,10 +232,7 @@ public final class SDLWindow {
   /// the display. A `.resized` event follows when the drawable size changes.
   public func setFullscreen(_ on: Bool) throws(SDLError) {
     guard on != isFullscreen else { return }
-    var bounds = SDL_Rect()
-    guard sdl.SDL_GetDisplayBounds!(max(0, sdl.SDL_GetWindowDisplayIndex!(window)), &bounds) == 0 else {
-      throw SDLError.last("SDL_GetDisplayBounds")
-    }
+    let bounds = try displayBounds()
     if on {
       var w: Int32 = 0
       var h: Int32 = 0

@@ -9,18 +9,6 @@ import WallboardCore
 /// within its deadline, and a store whose query does not is tried again after a back-off.
 @Suite("Reads that never block", .serialized)
 struct NoBlockingReadTests {
-  /// Runs `body` on a thread of its own and waits at most `timeout` seconds: a call that blocks
-  /// fails the test instead of hanging it. Nil when it did not finish.
-  static func within<T: Sendable>(_ timeout: Double, _ body: @escaping @Sendable () -> T) -> T? {
-    let box = ThreadResult<T>()
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      box.value = body()
-      done.signal()
-    }.start()
-    return done.wait(timeout: .now() + timeout) == .success ? box.value : nil
-  }
-
   static func fifo(_ path: String) throws {
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -47,7 +35,7 @@ struct NoBlockingReadTests {
       (dir.url.appendingPathComponent("none").path, true, .failure(.missing)),
     ]
     for (path, follow, expected) in cases {
-      let got = Self.within(5) { RegularFile.read(path, limit: 1024, followLinks: follow) }
+      let got = Deadline.within(5) { RegularFile.read(path, limit: 1024, followLinks: follow) }
       #expect(got == expected, "\(path)")
     }
     #expect(RegularFile.ReadError.notRegular("FIFO").description == "a FIFO, not a regular file: not read")
@@ -78,7 +66,7 @@ struct NoBlockingReadTests {
     try Self.fifo(home.url.path + "/" + file)
     let locator = WorkspaceLocator(home: home.url.path, currentDirectory: "/")
     let path = home.url.path + "/" + file
-    let found = Self.within(5) {
+    let found = Deadline.within(5) {
       (
         locator.locate(workspace: ws).store,
         locator.workspace(ofDatabase: locator.hashedDatabase(for: ws)), locator.read(path) == nil
@@ -174,7 +162,7 @@ struct NoBlockingReadTests {
     #expect(detail.contains("time limit") && detail.contains("FROM"), "\(detail)")
     // Not tried again in a loop: the waits grow (1 s, 2 s, 4 s…), and the board knows when.
     let first = try #require(
-      Self.within(5) { () -> Double? in
+      Deadline.within(5) { () -> Double? in
         let end = Date().addingTimeInterval(3)
         while Date() < end {
           if let at = source.nextAttemptAt { return Double(at.millis - SystemClock.now().millis) / 1000 }
@@ -189,6 +177,3 @@ struct NoBlockingReadTests {
     #expect(later > 1.0, "the second wait is longer: \(later) s")
   }
 }
-
-/// What a thread a test started left, read after it signalled.
-private final class ThreadResult<T>: @unchecked Sendable { var value: T? }

@@ -21,18 +21,6 @@ struct StatementDeadlineTests {
     return (dir, db)
   }
 
-  /// Runs `body` on a thread of its own and waits at most `timeout` seconds for it: a call that
-  /// never returns fails the test instead of hanging it. Nil when it did not finish.
-  static func within<T: Sendable>(_ timeout: Double, _ body: @escaping @Sendable () -> T) -> T? {
-    let box = ThreadResult<T>()
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      box.value = body()
-      done.signal()
-    }.start()
-    return done.wait(timeout: .now() + timeout) == .success ? box.value : nil
-  }
-
   /// What a query ended with: its rows, or the error's parts.
   enum Outcome: Sendable, Equatable {
     case rows(Int)
@@ -48,7 +36,7 @@ struct StatementDeadlineTests {
   @Test(arguments: ["rows", "scalar", "execute"])
   func aViewThatNeverEndsIsInterruptedAtTheDeadline(call: String) throws {
     let started = Date()
-    let result = Self.within(10) { () -> Outcome in
+    let result = Deadline.within(10) { () -> Outcome in
       guard let (dir, db) = try? Self.database() else { return .rows(-1) }
       defer { _ = dir }
       db.statementTimeout = 0.3
@@ -76,7 +64,7 @@ struct StatementDeadlineTests {
   }
 
   @Test func theConnectionWorksOnAfterADeadline() throws {
-    let result = Self.within(10) { () -> [Outcome] in
+    let result = Deadline.within(10) { () -> [Outcome] in
       guard let (dir, db) = try? Self.database() else { return [] }
       defer { _ = dir }
       db.statementTimeout = 0.3
@@ -110,6 +98,3 @@ struct StatementDeadlineTests {
     #expect(n == 50000)
   }
 }
-
-/// What a thread a test started left, read after it signalled.
-private final class ThreadResult<T>: @unchecked Sendable { var value: T? }

@@ -6,6 +6,19 @@ public import Testing
 /// command and the timeout (issue 20, item 9: one hung child once held `make test` for ten
 /// minutes).
 public enum Deadline {
+  /// Runs `body` on a thread of its own and waits at most `timeout` seconds for it: a call that
+  /// blocks fails the test that checks the result instead of hanging it. Nil when it did not
+  /// finish (the thread is left to end on its own).
+  public static func within<T: Sendable>(_ timeout: Double, _ body: @escaping @Sendable () -> T) -> T? {
+    let box = ThreadResult<T>()
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      box.value = body()
+      done.signal()
+    }.start()
+    return done.wait(timeout: .now() + timeout) == .success ? box.value : nil
+  }
+
   /// Waits up to `timeout` seconds for `process` to end; whether it ended by itself.
   ///
   /// At the deadline, the process's group (Foundation starts each child as the leader of a group
@@ -97,3 +110,6 @@ private final class PipeDrain: @unchecked Sendable {
     done.wait(timeout: .now() + seconds) == .success ? partial : nil
   }
 }
+
+/// What a thread a test started left, read after it signalled.
+private final class ThreadResult<T>: @unchecked Sendable { var value: T? }
