@@ -19,8 +19,9 @@ WINDOW_PACKAGES := libsdl2-2.0-0
 # Debian packages only the tests use: Python with Pillow (an independent PNG decoder) and
 # protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
 # server for the SDL window tests) with xwininfo/xprop (x11-utils), xdotool and a window
-# manager (openbox) for the fullscreen tests.
-TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox
+# manager (openbox) for the fullscreen tests, and systemd-analyze (systemd; procps for the unit's
+# /bin/kill, which `systemd-analyze verify` looks for) to measure the installed unit.
+TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox systemd procps
 # Debian packages `make vm-test` uses: QEMU, a static busybox for the guest, kmod (depmod and
 # modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
 # fetched with apt-get download into .build/vm-test, never installed.
