@@ -17,9 +17,12 @@ internal import Synchronization
 /// guard restored), and only on a second signal restores from the handler and dies of it.
 ///
 /// **Which console.** A tty path, `/dev/tty0` by default: the foreground virtual console, which is
-/// the one showing the framebuffer whoever started the process. Standard input is not used:
-/// under systemd it is usually `/dev/null`, and over SSH it is a pseudo-terminal, where
-/// `KDSETMODE` fails; a service bound to a console (`TTYPath=/dev/tty1`) passes that path.
+/// the one showing the framebuffer whoever started the process. A board whose standard input is
+/// a virtual console (the unit's `TTYPath=/dev/tty1` with `StandardInput=tty-force`) takes that
+/// one instead (`ConsoleGuard.console(standardInput:)`): it is the process's controlling tty,
+/// owned by the service's user, so `KDSETMODE` is allowed without `CAP_SYS_TTY_CONFIG`, where
+/// `/dev/tty0` (root's, `0620`) could not even be opened for reading. Standard input is not used
+/// otherwise: over SSH it is a pseudo-terminal, where `KDSETMODE` fails.
 ///
 /// **One at a time.** A signal handler captures nothing, so the fd, the previous mode and the
 /// seam's `setConsoleMode` and `write` function pointers live in global state, set before the
@@ -32,6 +35,18 @@ public final class ConsoleGuard {
   /// The mode the console had before (`KD_TEXT`, usually).
   public let previousMode: Int32
   private var released = false
+
+  /// The console a board whose standard input is `standardInput` (its `ttyname`, nil when it is
+  /// no terminal) takes: that one when it is a virtual console (`/dev/tty1` … `/dev/tty63`),
+  /// else the foreground one, `/dev/tty0`.
+  public static func console(standardInput: String?) -> String {
+    guard let path = standardInput, path.hasPrefix("/dev/tty") else { return "/dev/tty0" }
+    let number = path.dropFirst("/dev/tty".count)
+    guard number.first != "0", number.allSatisfy({ ("0"..."9").contains($0) }), let n = Int(number),
+      (1...63).contains(n)
+    else { return "/dev/tty0" }
+    return path
+  }
 
   /// Opens `tty`, switches it to graphics mode and hides the cursor.
   public init(tty: String = "/dev/tty0", syscalls: FramebufferSyscalls = .live) throws(FramebufferError) {

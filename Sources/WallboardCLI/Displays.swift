@@ -152,7 +152,9 @@ final class OnConsole: Display {
     self.console = console
     self.label = label
     var g: ConsoleGuard?
-    do { g = try ConsoleGuard() } catch { console.error("wallboard: the console stays in text mode: \(error)") }
+    // The virtual console standard input is (the unit's tty1), else the foreground one.
+    let tty = ConsoleGuard.console(standardInput: ttyname(0).map { String(cString: $0) })
+    do { g = try ConsoleGuard(tty: tty) } catch { console.error("wallboard: the console stays in text mode: \(error)") }
     guardian = g
   }
 

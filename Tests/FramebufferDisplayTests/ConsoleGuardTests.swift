@@ -90,3 +90,25 @@ struct ConsoleGuardTests {
     #expect(FakeConsole.log == taken + given())
   }
 }
+
+/// The console the guard takes: the virtual console on standard input (the unit's tty1: the
+/// controlling tty, which the service's user may switch), else the foreground one.
+@Suite("The console a board takes")
+struct ConsoleChoiceTests {
+  @Test(
+    "a virtual console on standard input is the one",
+    arguments: ["/dev/tty1", "/dev/tty7", "/dev/tty63"])
+  func virtualConsole(_ path: String) {
+    #expect(ConsoleGuard.console(standardInput: path) == path)
+  }
+
+  @Test(
+    "anything else is the foreground console",
+    arguments: [
+      nil, "/dev/pts/3", "/dev/console", "/dev/tty", "/dev/tty0", "/dev/tty64", "/dev/tty01", "/dev/ttyS0",
+      "/dev/ttyUSB0", "/dev/tty1x", "/dev/tty-1", "/dev/null",
+    ])
+  func foreground(_ path: String?) {
+    #expect(ConsoleGuard.console(standardInput: path) == "/dev/tty0")
+  }
+}
