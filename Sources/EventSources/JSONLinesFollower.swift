@@ -219,7 +219,9 @@ public final class JSONLinesFollower: @unchecked Sendable {
       let alive =
         fd >= 0 && down == nil ? max(0.01, aliveInterval - Date().timeIntervalSince(lastAlive)) : .infinity
       let check = short || !watcher.usesInotify ? pollInterval : checkInterval
-      _ = watcher.wait(timeout: min(check, alive))
+      // Lines read since the last position: it is said once `markInterval` has passed.
+      let due = linesSinceMark > 0 ? max(0.01, markInterval - Date().timeIntervalSince(lastMark)) : .infinity
+      _ = watcher.wait(timeout: min(check, alive, due))
     }
     /// Says where the file is read to: the end of the last complete line, once the lines a
     /// resumed board already holds are passed over.
@@ -318,6 +320,11 @@ public final class JSONLinesFollower: @unchecked Sendable {
         goDown(String(cString: strerror(errno)))
         continue
       }
+      // The end before the lines a resumed board holds past its position: not the file it read.
+      if decoder.passingOver > 0 {
+        again("it ends before the lines the journal holds past where it left it; reading it again from the top")
+        continue
+      }
       // At the end: removed, replaced, rotated, truncated, rewritten, or just quiet?
       switch pathState() {
       case .missing:
@@ -356,5 +363,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
       }
       pause()
     }
+    // Stopped: where the lines read end is said, so that the next start need pass over none.
+    if fd >= 0, linesSinceMark > 0 { mark() }
   }
 }
