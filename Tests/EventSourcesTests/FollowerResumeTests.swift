@@ -22,7 +22,9 @@ struct FollowerResumeTests {
   ) -> (BoardState, [BoardInput]) {
     let origin = "jsonl:\(file.path)"
     let source = try! SourceSpec.parse("jsonl:" + file.path).configuration.make(
-      SourceContext(locator: WorkspaceLocator(home: "/nonexistent", currentDirectory: "/"), clock: { Instant(millis: 0) }, restored: board.origins))
+      SourceContext(
+        locator: WorkspaceLocator(home: "/nonexistent", currentDirectory: "/"), clock: { Instant(millis: 0) },
+        restored: board.origins))
     let box = Collected()
     source.start { box.put($0) }
     defer { source.stop() }
