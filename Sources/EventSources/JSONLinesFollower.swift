@@ -16,6 +16,12 @@ public import WallboardCore
 /// Between reads it sleeps in a `FileWatcher` on the path (inotify, or polling every
 /// `pollInterval` where inotify is not available), and looks again every `checkInterval` even
 /// when the watcher says nothing changed (a safety net: a file on a network file system).
+///
+/// It says where it has read the file to (`BoardInput.fileRead`: when it opens it, then every
+/// `markEvery` lines or `markInterval` seconds while lines come), so that a board restored from
+/// its journal hands it back as `start`: the follower then resumes there when the file at the
+/// path is still the one it read (same device and inode, at least as long, the same bytes
+/// around where it stopped), else reads it from the top and says why.
 public final class JSONLinesFollower: @unchecked Sendable {
   public let path: String
   public let origin: String
@@ -26,13 +32,31 @@ public final class JSONLinesFollower: @unchecked Sendable {
   public var aliveInterval = 5.0
   /// How the path is watched (`.automatic`: inotify when the kernel gives it).
   public var watchMode = FileWatcher.Mode.automatic
+  /// Where the first read begins (see `Start`).
+  public var start = Start.top
+  /// Lines read between two positions said at most, and seconds while lines come.
+  public var markEvery = 1000
+  public var markInterval = 1.0
   private let lock = NSLock()
   private var stopped = false
   private var watcher: FileWatcher?
 
-  public init(path: String, origin: String) {
+  public init(path: String, origin: String, start: Start = .top) {
     self.path = path
     self.origin = origin
+    self.start = start
+  }
+
+  /// Where the follower begins reading its file.
+  public enum Start: Hashable, Sendable {
+    /// From the top: no board was restored, or it held nothing of this source.
+    case top
+    /// The restored board holds this source's lines but no position (a journal an older build
+    /// wrote): from the top, as before.
+    case noPosition
+    /// Where the restored board's position says, passing over the `passOver` lines it holds past
+    /// it, if the file is still the one read.
+    case resume(FilePosition, passOver: Int)
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
@@ -105,6 +129,44 @@ public final class JSONLinesFollower: @unchecked Sendable {
     }
   }
 
+  /// The position `offset` bytes (`line` lines) into the file under `fd`: nil when the file holds
+  /// fewer bytes.
+  static func position(fd: Int32, device: UInt64, inode: UInt64, offset: Int64, line: Int) -> FilePosition? {
+    let count = Int(min(offset, Int64(FilePosition.sample)))
+    func bytes(at at: Int64) -> [UInt8]? {
+      var out = [UInt8](repeating: 0, count: count)
+      let n = count == 0 ? 0 : out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(at)) }
+      return n == count ? out : nil
+    }
+    guard let head = bytes(at: 0), let tail = bytes(at: offset - Int64(count)) else { return nil }
+    return FilePosition(
+      device: device, inode: inode, offset: offset, line: line, head: FilePosition.hash(head),
+      tail: FilePosition.hash(tail))
+  }
+
+  /// Whether the file under `fd` (whose `fstat` is `st`) is still the one `p` was said of; nil
+  /// when it is, else why not.
+  static func mismatch(_ p: FilePosition, fd: Int32, st: stat) -> String? {
+    if UInt64(st.st_dev) != p.device || UInt64(st.st_ino) != p.inode {
+      return "another file is at the path than the one the journal read"
+    }
+    if Int64(st.st_size) < p.offset {
+      return "it is shorter (\(st.st_size) bytes) than where the journal left it (byte \(p.offset)): truncated"
+    }
+    let now = position(fd: fd, device: p.device, inode: p.inode, offset: p.offset, line: p.line)
+    if now?.head != p.head || now?.tail != p.tail {
+      return "its bytes before where the journal left it (byte \(p.offset)) changed: rewritten"
+    }
+    return nil
+  }
+
+  /// `count` bytes at `offset` of the file under `fd` (fewer where it ends).
+  static func sample(fd: Int32, at offset: Int64, count: Int) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: count)
+    let n = count == 0 ? 0 : out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+    return Array(out.prefix(max(0, n)))
+  }
+
   /// Whether the file under `fd` still holds what was read from it: its first and last sampled
   /// bytes are where they were. A file written anew (in place, within one poll, to the same or
   /// a larger size) fails this, even when its size alone looks like an append.
@@ -130,6 +192,13 @@ public final class JSONLinesFollower: @unchecked Sendable {
     var lastAlive = Date.distantPast
     /// Why the source is offline, while it is (said once, not every poll).
     var down: String?
+    /// Where the first open begins; the others begin at the top.
+    var first = start
+    /// How this file's reading began (resumed, or from the top and why), said while it is live.
+    var note: String?
+    /// Lines delivered since the last position said, and when that was.
+    var linesSinceMark = 0
+    var lastMark = Date.distantPast
     defer { if fd >= 0 { close(fd) } }
 
     func goDown(_ why: String) {
@@ -150,15 +219,31 @@ public final class JSONLinesFollower: @unchecked Sendable {
       let alive =
         fd >= 0 && down == nil ? max(0.01, aliveInterval - Date().timeIntervalSince(lastAlive)) : .infinity
       let check = short || !watcher.usesInotify ? pollInterval : checkInterval
-      _ = watcher.wait(timeout: min(check, alive))
+      // Lines read since the last position: it is said once `markInterval` has passed.
+      let due = linesSinceMark > 0 ? max(0.01, markInterval - Date().timeIntervalSince(lastMark)) : .infinity
+      _ = watcher.wait(timeout: min(check, alive, due))
+    }
+    /// Says where the file is read to: the end of the last complete line, once the lines a
+    /// resumed board already holds are passed over.
+    func mark() {
+      guard decoder.passingOver == 0, let partial = decoder.bytesPastLastLine,
+        let p = Self.position(
+          fd: fd, device: seen.device, inode: seen.inode, offset: seen.offset - Int64(partial),
+          line: decoder.linesCompleted)
+      else { return }
+      deliver(.fileRead(origin: origin, at: Self.now(), through: p))
+      linesSinceMark = 0
+      lastMark = Date()
     }
     /// Reads the file again from its first byte, as a new stream (its numbering starts afresh).
     func again(_ why: String) {
       lseek(fd, 0, SEEK_SET)
       seen = Seen(device: seen.device, inode: seen.inode)
       decoder = LineDecoder(origin: origin, label: path)
+      note = nil
       deliver(.connection(origin: origin, status: .connecting, at: Self.now(), detail: "\(path): \(why)"))
       deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
+      mark()
     }
 
     while !isStopped {
@@ -181,15 +266,50 @@ public final class JSONLinesFollower: @unchecked Sendable {
         fstat(fd, &st)
         seen = Seen(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), mtime: st.st_mtim)
         decoder = LineDecoder(origin: origin, label: path)
+        note = nil
+        var resumed = false
+        switch first {
+        case .top: break
+        case .noPosition: note = "read from the top: the journal holds no position for it"
+        case .resume(let p, let passOver):
+          if (st.st_mode & S_IFMT) != S_IFREG {
+            note = "read from the top: it is not a regular file"
+          } else if let why = Self.mismatch(p, fd: fd, st: st) {
+            note = "read from the top: " + why
+          } else if lseek(fd, off_t(p.offset), SEEK_SET) == off_t(p.offset) {
+            // The bytes before the offset are known and unchanged: the samples start there.
+            seen = Seen(device: p.device, inode: p.inode, offset: p.offset, mtime: st.st_mtim)
+            seen.head = Self.sample(fd: fd, at: 0, count: Int(min(p.offset, Int64(Seen.sample))))
+            seen.tail = Self.sample(
+              fd: fd, at: p.offset - Int64(min(p.offset, Int64(Seen.sample))),
+              count: Int(min(p.offset, Int64(Seen.sample))))
+            decoder = LineDecoder(origin: origin, label: path, linesBefore: p.line, passOver: passOver)
+            note =
+              "resumed where the journal left it: line \(p.line + 1) (byte \(p.offset))"
+              + (passOver > 0 ? ", past \(passOver) more lines it holds" : "")
+            resumed = true
+          } else {
+            lseek(fd, 0, SEEK_SET)
+            note = "read from the top: cannot seek to byte \(p.offset)"
+          }
+        }
+        first = .top
         down = nil
-        deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
+        deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: note.map { "\(path): \($0)" }))
         lastAlive = Date()
+        linesSinceMark = 0
+        // A file read from its top is a new stream of lines (what the board held past its last
+        // position no longer counts); one resumed goes on counting until its next position.
+        if !resumed { mark() }
       }
       // Read everything there is.
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n > 0 {
         seen.took(buffer[0..<n])
-        for i in decoder.push(buffer[0..<n], receivedAt: Self.now()) { deliver(i) }
+        let inputs = decoder.push(buffer[0..<n], receivedAt: Self.now())
+        for i in inputs { deliver(i) }
+        linesSinceMark += inputs.count
+        if linesSinceMark >= markEvery { mark() }
         continue
       }
       if n < 0 && (errno == EINTR || errno == EAGAIN) {
@@ -198,6 +318,11 @@ public final class JSONLinesFollower: @unchecked Sendable {
       }
       if n < 0 {
         goDown(String(cString: strerror(errno)))
+        continue
+      }
+      // The end before the lines a resumed board holds past its position: not the file it read.
+      if decoder.passingOver > 0 {
+        again("it ends before the lines the journal holds past where it left it; reading it again from the top")
         continue
       }
       // At the end: removed, replaced, rotated, truncated, rewritten, or just quiet?
@@ -229,11 +354,16 @@ public final class JSONLinesFollower: @unchecked Sendable {
           if now.st_size > seen.offset { continue }
         }
       }
+      // Quiet at the end: where the lines read so far end is said (at most every `markInterval`).
+      if fd >= 0, linesSinceMark > 0, Date().timeIntervalSince(lastMark) >= markInterval { mark() }
       if Date().timeIntervalSince(lastAlive) >= aliveInterval, down == nil {
-        deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
+        deliver(
+          .connection(origin: origin, status: .live, at: Self.now(), detail: note.map { "\(path): \($0)" }))
         lastAlive = Date()
       }
       pause()
     }
+    // Stopped: where the lines read end is said, so that the next start need pass over none.
+    if fd >= 0, linesSinceMark > 0 { mark() }
   }
 }

@@ -3,15 +3,19 @@ public import WallboardCore
 
 /// `jsonl:PATH`: a JSON Lines file, followed like `tail -F` live (`JSONLinesFollower`) or read to
 /// its end (`JSONLinesReader`); `jsonl:-`, standard input, is followed until it closes.
+///
+/// On a board restored from a journal a followed file resumes where the board's position for it
+/// says (`OriginState.file`), when it is still the same file; standard input cannot (what it
+/// gives is a new stream each time) and is read as it comes.
 public final class JSONLinesSource: EventSource {
   public let path: String
   public let origin: String
   private let follower: JSONLinesFollower
 
-  public init(path: String, origin: String) {
+  public init(path: String, origin: String, start: JSONLinesFollower.Start = .top) {
     self.path = path
     self.origin = origin
-    follower = JSONLinesFollower(path: path, origin: origin)
+    follower = JSONLinesFollower(path: path, origin: origin, start: path == "-" ? .top : start)
   }
 
   /// A file is read to its end; standard input is followed (it ends when it closes).
@@ -37,8 +41,16 @@ extension JSONLinesSource {
   public struct Spec: SourceConfiguration {
     public var path: String
     public var name: String { "jsonl:" + path }
+    /// Resumed from the position the restored board holds for its origin, if any.
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
-      JSONLinesSource(path: path, origin: name)
+      JSONLinesSource(path: path, origin: name, start: Self.start(context.restored[name]))
+    }
+
+    /// Where a board that holds `held` of this origin has the file read from.
+    static func start(_ held: OriginState?) -> JSONLinesFollower.Start {
+      guard let held else { return .top }
+      if let p = held.file { return .resume(p, passOver: held.linesPastFile) }
+      return held.events + held.rejected + held.duplicates > 0 ? .noPosition : .top
     }
   }
 

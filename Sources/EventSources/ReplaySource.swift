@@ -119,6 +119,7 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
       return .event(e)
     case .rejected(let o, _, let r, let p): return .rejected(origin: o, at: now, reason: r, position: p)
     case .connection(let o, let s, _, let d): return .connection(origin: o, status: s, at: now, detail: d)
+    case .fileRead(let o, _, let p): return .fileRead(origin: o, at: now, through: p)
     case .restored: return input
     }
   }

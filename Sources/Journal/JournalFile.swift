@@ -305,6 +305,8 @@ public struct JournalRow: Hashable, Sendable {
 
   public enum Kind: Int, Hashable, Sendable {
     case event = 0, rejected = 1, connection = 2
+    /// Where a followed file was read to (`BoardInput.fileRead`).
+    case fileRead = 3
   }
 
   /// What the reducer did with it.
@@ -333,6 +335,8 @@ public struct JournalRow: Hashable, Sendable {
       (kind, origin, seq, time, topic) = (.rejected, o, p?.seq, t, nil)
     case .connection(let o, _, let t, _):
       (kind, origin, seq, time, topic) = (.connection, o, nil, t, nil)
+    case .fileRead(let o, let t, _):
+      (kind, origin, seq, time, topic) = (.fileRead, o, nil, t, nil)
     case .restored:
       return nil
     }

@@ -197,6 +197,12 @@ public struct OriginState: Hashable, Sendable {
   /// From when the board knows the history of this source's features: the earliest move a
   /// snapshot backfilled, else the time of its first snapshot. Nil before any snapshot.
   public internal(set) var historyFrom: Instant?
+  /// Where the source last said it had read its file to (a followed `jsonl:` file); nil for
+  /// every other source.
+  public internal(set) var file: FilePosition?
+  /// The lines (events and rejections) this origin delivered since `file` was said: a source
+  /// resuming at `file` passes over as many.
+  public internal(set) var linesPastFile = 0
   public init() {}
 }
 

@@ -137,6 +137,7 @@ extension BoardInput {
     case .event(let e): e.time
     case .rejected(_, let at, _, _): at
     case .connection(_, _, let at, _): at
+    case .fileRead(_, let at, _): at
     case .restored(let s): s.lastEventTime ?? s.lastHeardTime ?? Instant(millis: 0)
     }
   }

@@ -101,6 +101,9 @@ public enum BoardInput: Hashable, Sendable {
   case rejected(origin: String, at: Instant, reason: String, position: StreamPosition? = nil)
   /// A source's connection changed.
   case connection(origin: String, status: ConnectionStatus, at: Instant, detail: String?)
+  /// A followed file's source has read its file `through` a position (and counts the lines it
+  /// delivers after it): what a board restored from the journal resumes the file at.
+  case fileRead(origin: String, at: Instant, through: FilePosition)
   /// A whole board read back from a journal (a snapshot a run saved): it replaces the state,
   /// settings included. Only a journal's reader delivers it, first, before what followed it.
   indirect case restored(BoardState)

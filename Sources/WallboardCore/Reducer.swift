@@ -7,9 +7,11 @@ public enum Reducer {
   public static func reduce(into state: inout BoardState, _ input: BoardInput) -> Reduction {
     switch input {
     case .event(let e):
+      state.countLine(of: e.origin)
       return reduce(into: &state, e)
     case .rejected(let origin, let at, let reason, let position):
       state.counters.rejected += 1
+      state.countLine(of: origin)
       state.withOrigin(origin) { o in
         o.rejected += 1
         o.lastError = reason
@@ -29,6 +31,12 @@ public enum Reducer {
           // Whatever comes next is a new stream: its first snapshot is followed even backwards.
           o.cursor.restart()
         }
+      }
+      return .applied
+    case .fileRead(let origin, _, let position):
+      state.withOrigin(origin) { o in
+        o.file = position
+        o.linesPastFile = 0
       }
       return .applied
     case .restored(let saved):
@@ -110,6 +118,11 @@ extension BoardState {
   @discardableResult
   mutating func withOrigin<R>(_ name: String, _ body: (inout OriginState) -> R) -> R {
     body(&origins[name, default: OriginState()])
+  }
+
+  /// One more line read past the origin's file position, when it has one (a followed file).
+  mutating func countLine(of origin: String) {
+    if origins[origin]?.file != nil { origins[origin]?.linesPastFile += 1 }
   }
 }
 

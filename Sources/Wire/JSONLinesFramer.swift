@@ -27,13 +27,22 @@ public struct JSONLinesFramer: Sendable {
   /// The current line was already reported as too long: skip to the next `\n`.
   private var skipping = false
 
-  public init(maxLineBytes: Int = 1_048_576) {
+  /// - Parameter linesBefore: the lines of the stream before its first byte (a file read on
+  ///   from the middle): the numbering goes on from there.
+  public init(maxLineBytes: Int = 1_048_576, linesBefore: Int = 0) {
     precondition(maxLineBytes > 0, "a JSON Lines framer needs room for at least one byte")
+    precondition(linesBefore >= 0, "a stream has no fewer than 0 lines before it")
     self.maxLineBytes = maxLineBytes
+    self.completed = linesBefore
   }
 
   /// Bytes held for the unfinished line (for tests and accounting).
   public var bufferedByteCount: Int { pending.count }
+  /// Lines completed so far (blank ones included, and those before the stream).
+  public var linesCompleted: Int { completed }
+  /// Whether the bytes pushed so far end on a line's end, with `bufferedByteCount` bytes of the
+  /// next one after it: false in the middle of a line too long to keep, which has no end yet.
+  public var isAtLineStart: Bool { !skipping }
 
   /// Feeds the next bytes of the stream; returns the items they complete.
   public mutating func push(_ chunk: some Collection<UInt8>) -> [Item] {

@@ -76,6 +76,7 @@ extension ByteWriter {
     if o.needsResync { flags |= 1 << 9 }
     if o.cursor.floor != nil { flags |= 1 << 10 }
     if o.cursor.restarted { flags |= 1 << 11 }
+    if o.file != nil { flags |= 1 << 12 }
     varint(flags)
     int(o.events)
     int(o.rejected)
@@ -95,6 +96,10 @@ extension ByteWriter {
     if let v = o.historyFrom { instant(v) }
     dictionary(o.cursor.last) { $0.int64($1) }
     if let v = o.cursor.floor { int64(v) }
+    if let v = o.file {
+      filePosition(v)
+      int(o.linesPastFile)
+    }
   }
 
   mutating func transition(_ t: Transition) {
@@ -302,7 +307,7 @@ extension ByteReader {
   }
 
   mutating func origin() throws(CodecError) -> OriginState {
-    let flags = try self.flags("flags", allowed: 0xFFF)
+    let flags = try self.flags("flags", allowed: format >= 4 ? 0x1FFF : 0xFFF)
     var o = OriginState()
     o.events = try tally("events")
     o.rejected = try tally("rejected")
@@ -329,6 +334,10 @@ extension ByteReader {
     let last = try dictionary("cursor.last", minValueBytes: 1) { (r) throws(CodecError) in try r.int64("") }
     let floor = flags & (1 << 10) != 0 ? try int64("cursor.floor") : nil
     o.cursor = SequenceCursor(last: last, floor: floor, restarted: flags & (1 << 11) != 0)
+    if flags & (1 << 12) != 0 {
+      do throws(CodecError) { o.file = try filePosition() } catch { throw error.within("file") }
+      o.linesPastFile = try tally("linesPastFile")
+    }
     return o
   }
 

@@ -1,7 +1,7 @@
 /// The board's binary codec: every `BoardInput` and a whole `BoardState`, both ways, exactly
 /// (`decodeState(encode(s)) == s`), for the journal.
 ///
-/// Format (version 3; versions 1 and 2 are read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
+/// Format (version 4; versions 1 to 3 are read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
 /// signed ones zig-zagged; doubles are eight bytes little-endian (their bit pattern); strings are
 /// a byte count and UTF-8; an optional field is a bit in its struct's leading flags varint, a
 /// "set to nil" optional (`FeaturePatch.priority`, `SprintPatch.goal`) two bits (0 not
@@ -33,8 +33,11 @@ public enum BoardCodec {
   /// list its feature's project. Version 1 keyed features by id alone: its blobs are read and
   /// brought forward (each key takes the project of the feature it keyed), so a journal written
   /// by an older build is a migration, not a reset. Version 3 adds a feature's and a patch's
-  /// `dependsOn` (one more flag bit each); older blobs simply have none.
-  public static let version: UInt8 = 3
+  /// `dependsOn` (one more flag bit each); older blobs simply have none. Version 4 adds the
+  /// `fileRead` input (tag 4) and an origin's file position (flag bit 12, then the position and
+  /// `linesPastFile`); older blobs have neither, and an older build refuses a version 4 blob
+  /// (and the journal's meta says so before any is read).
+  public static let version: UInt8 = 4
   /// The format versions this build decodes.
   public static let readable: ClosedRange<UInt8> = 1...version
   /// The longest string a blob may hold, in bytes of UTF-8: the decoder refuses a longer one.
@@ -188,7 +191,21 @@ extension ByteWriter {
     case .restored(let s):
       byte(3)
       state(s)
+    case .fileRead(let origin, let at, let p):
+      byte(4)
+      string(origin)
+      instant(at)
+      filePosition(p)
     }
+  }
+
+  mutating func filePosition(_ p: FilePosition) {
+    varint(p.device)
+    varint(p.inode)
+    int64(p.offset)
+    int(p.line)
+    varint(p.head)
+    varint(p.tail)
   }
 
   mutating func instant(_ t: Instant) { int64(t.millis) }
@@ -238,9 +255,29 @@ extension ByteReader {
       } catch { throw error.within("connection") }
     case 3:
       do throws(CodecError) { return .restored(try state()) } catch { throw error.within("restored") }
+    case 4 where format >= 4:
+      do throws(CodecError) {
+        let origin = try string("origin")
+        let at = try instant("at")
+        return .fileRead(origin: origin, at: at, through: try filePosition())
+      } catch { throw error.within("fileRead") }
     case let tag:
       throw fail("tag", at: start, "unknown BoardInput tag \(tag)")
     }
+  }
+
+  /// A file position: its offset and line number are never negative.
+  mutating func filePosition() throws(CodecError) -> FilePosition {
+    let device = try varint("device")
+    let inode = try varint("inode")
+    var start = offset
+    let at = try int64("offset")
+    guard at >= 0 else { throw fail("offset", at: start, "a negative offset \(at)") }
+    start = offset
+    let line = try int("line")
+    guard line >= 0 else { throw fail("line", at: start, "a negative line number \(line)") }
+    return FilePosition(
+      device: device, inode: inode, offset: at, line: line, head: try varint("head"), tail: try varint("tail"))
   }
 
   mutating func connectionStatus(_ field: StaticString) throws(CodecError) -> ConnectionStatus {
