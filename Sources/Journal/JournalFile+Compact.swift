@@ -20,16 +20,29 @@ extension JournalFile {
   /// the bound: to the base and the latest two alone; and if that is not enough, the board as it
   /// stood at the start of what retention keeps (`Retention.floor`) — the journal played up to
   /// then — becomes the new base, and the inputs before it are deleted and their pages given
-  /// back. The inputs retention keeps are never deleted: a journal whose kept window alone is
-  /// larger than the bound stays over it, and says so.
+  /// back. If the inputs retention keeps are alone larger than the bound (a feed of thousands of
+  /// events a second, all inside the flow's window), the size wins: the oldest of them go into
+  /// the base too, until the inputs left take at most half of the bound (`sizeTarget`). The
+  /// board loses nothing by it (its history lives in the base); what is lost is `--at` before
+  /// the base, and rebuilding those inputs under other settings. Only a board whose snapshots
+  /// alone are over the bound stays over it, and says so.
   ///
   /// - Parameters:
   ///   - state: the board as of the latest snapshot (for the sprints retention keeps).
   ///   - at: the board's time.
   @discardableResult
   public func compact(retention: Retention, state: BoardState, at: Instant) throws(JournalError) -> Compaction {
+    try compact(retention: retention, floor: retention.floor(state: state, at: at), settings: state.settings)
+  }
+
+  /// Keeps the journal within `retention.maxBytes`, `floor` the earliest moment retention keeps
+  /// and `settings` the board's (see `compact(retention:state:at:)`).
+  @discardableResult
+  public func compact(
+    retention: Retention, floor: Instant, settings: BoardSettings
+  ) throws(JournalError) -> Compaction {
     var result = Compaction()
-    let budget = max(retention.maxBytes - Int64(JournalFile.walLimit(for: retention)), retention.maxBytes / 2)
+    let budget = JournalFile.budget(for: retention)
     result.snapshotsRemoved += try thin(keepDaily: true)
     var used = try bytesInUse()
     if used > budget {
@@ -37,57 +50,117 @@ extension JournalFile {
       used = try bytesInUse()
     }
     if used > budget {
-      let floor = retention.floor(state: state, at: at)
-      if try compactedThrough() > 0, let base = try snapshots().first, base.at >= floor {
-        // The base is already at the floor: nothing more may go.
+      let base = try snapshots().first
+      if try compactedThrough() > 0, let base, base.at >= floor {
+        // The base is already at the floor: nothing more goes for retention's sake.
       } else {
-        var board = BoardState(settings: state.settings)
-        let played = try play(through: floor, settings: nil) { input, _ in Reducer.reduce(into: &board, input) }
-        let through = played.lastRow
-        if through > (try compactedThrough()) {
-          // A snapshot that already covers exactly those inputs is the base as it is (the last
-          // one, when every input is older than the floor); else the board played up to it.
-          let existing = try snapshots().last { $0.through == through }
-          // A base the journal could not read back is not made: the inputs stay instead.
-          let bytes = existing == nil ? try? BoardCodec.encode(board, maxBytes: JournalLimits.maxBlobBytes) : []
-          guard let bytes else {
-            result.bytes = try bytesInUse()
-            result.overBound = result.bytes > budget
-            return result
-          }
-          try guarded { () throws(SQLiteError) in
-            try db.transaction { () throws(SQLiteError) in
-              let base: Int64
-              if let existing {
-                base = existing.id
-                try db.execute("UPDATE snapshots SET gap = 1 WHERE id = \(base)")
-              } else {
-                try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,1,?)").run([
-                  .integer(through), .integer((played.at ?? floor).millis), .blob(bytes),
-                ])
-                base = db.lastInsertRowID
-              }
-              try db.execute("DELETE FROM inputs WHERE id <= \(through)")
-              result.inputsRemoved = db.changes
-              try db.execute("DELETE FROM snapshots WHERE through <= \(through) AND id != \(base)")
-              result.snapshotsRemoved += db.changes
-              try db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('compacted_through', \(through))")
-            }
-          }
-        }
+        guard try rebase(through: floor, settings: settings, into: &result) else { return try over(result, budget) }
       }
       used = try bytesInUse()
     }
+    if used > budget, let moment = try sizeMoment(budget: budget, used: used) {
+      // The size wins over the window (see above).
+      guard try rebase(through: moment, settings: settings, into: &result) else { return try over(result, budget) }
+      used = try bytesInUse()
+    }
     if result.snapshotsRemoved > 0 || result.inputsRemoved > 0 {
-      // The pages freed go back to the file system; the log is cut back to its limit.
-      try guarded { () throws(SQLiteError) in
-        _ = try db.rows("PRAGMA incremental_vacuum")
-        _ = try db.rows("PRAGMA wal_checkpoint(TRUNCATE)")
-      }
+      try giveBack(walLimit: JournalFile.walLimit(for: retention))
+      used = try bytesInUse()
     }
     result.bytes = used
     result.overBound = used > budget
     return result
+  }
+
+  private func over(_ result: Compaction, _ budget: Int64) throws(JournalError) -> Compaction {
+    var result = result
+    result.bytes = try bytesInUse()
+    result.overBound = result.bytes > budget
+    return result
+  }
+
+  /// The database's share of the bound: the bound less the write-ahead log's, at least half.
+  static func budget(for retention: Retention) -> Int64 {
+    max(retention.maxBytes - Int64(JournalFile.walLimit(for: retention)), retention.maxBytes / 2)
+  }
+
+  /// What the inputs may take after a compaction the size forced: half of the budget, less the
+  /// three snapshots that stay (so that one compaction makes room for many batches).
+  static func sizeTarget(budget: Int64, board: Int64) -> Int64 { budget / 2 - 3 * board }
+
+  /// The moment up to which inputs go so that those after it take at most `sizeTarget` (their
+  /// bytes estimated from the average row); nil when no input needs to go.
+  private func sizeMoment(budget: Int64, used: Int64) throws(JournalError) -> Instant? {
+    try guarded { () throws(SQLiteError) -> Instant? in
+      let rows = try db.scalar("SELECT count(*) FROM inputs")?.integer ?? 0
+      guard rows > 0 else { return nil }
+      let boards = try db.scalar("SELECT coalesce(sum(length(state)), 0) FROM snapshots")?.integer ?? 0
+      let board =
+        try db.scalar("SELECT coalesce(length(state), 0) FROM snapshots ORDER BY through DESC, id DESC LIMIT 1")?
+        .integer ?? 0
+      let perRow = max(1, (used - boards) / rows)
+      let keep = max(0, JournalFile.sizeTarget(budget: budget, board: board) / perRow)
+      guard keep < rows else { return nil }
+      // The newest `keep` rows stay: the moment is that of the row before them.
+      return try db.scalar("SELECT at FROM inputs ORDER BY id DESC LIMIT 1 OFFSET ?", [.integer(keep)])?.integer
+        .map { Instant(millis: $0) }
+    }
+  }
+
+  /// Makes the board as of `moment` (the journal played up to it) the base, and deletes the
+  /// inputs and snapshots before it. False when its board could not be kept (the inputs stay).
+  private func rebase(
+    through moment: Instant, settings: BoardSettings, into result: inout Compaction
+  ) throws(JournalError) -> Bool {
+    var board = BoardState(settings: settings)
+    let played = try play(through: moment, settings: nil) { input, _ in Reducer.reduce(into: &board, input) }
+    let through = played.lastRow
+    guard through > (try compactedThrough()) else { return true }
+    // A snapshot that already covers exactly those inputs is the base as it is (the last
+    // one, when every input is older than the floor); else the board played up to it.
+    let existing = try snapshots().last { $0.through == through }
+    // A base the journal could not read back is not made: the inputs stay instead.
+    let bytes = existing == nil ? try? BoardCodec.encode(board, maxBytes: JournalLimits.maxBlobBytes) : []
+    guard let bytes else { return false }
+    try guarded { () throws(SQLiteError) in
+      try db.transaction { () throws(SQLiteError) in
+        let base: Int64
+        if let existing {
+          base = existing.id
+          try db.execute("UPDATE snapshots SET gap = 1 WHERE id = \(base)")
+        } else {
+          try db.prepare("INSERT INTO snapshots(through, at, gap, state) VALUES (?,?,1,?)").run([
+            .integer(through), .integer((played.at ?? moment).millis), .blob(bytes),
+          ])
+          base = db.lastInsertRowID
+        }
+        try db.execute("DELETE FROM inputs WHERE id <= \(through)")
+        result.inputsRemoved += db.changes
+        try db.execute("DELETE FROM snapshots WHERE through <= \(through) AND id != \(base)")
+        result.snapshotsRemoved += db.changes
+        try db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('compacted_through', \(through))")
+      }
+    }
+    return true
+  }
+
+  /// The pages freed go back to the file system a log's worth at a time, the log cut back after
+  /// each step: moving pages writes them to the log, and a single vacuum would grow it by as
+  /// much as was freed.
+  private func giveBack(walLimit: Int) throws(JournalError) {
+    try guarded { () throws(SQLiteError) in
+      let page = max(512, try db.scalar("PRAGMA page_size")?.integer ?? 4096)
+      let step = max(16, Int64(walLimit) / page / 2)
+      var left = try db.scalar("PRAGMA freelist_count")?.integer ?? 0
+      while left > 0 {
+        _ = try db.rows("PRAGMA incremental_vacuum(\(step))")
+        _ = try db.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+        let now = try db.scalar("PRAGMA freelist_count")?.integer ?? 0
+        if now >= left { break }
+        left = now
+      }
+      _ = try db.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
   }
 
   /// The write-ahead log's share of the bound: at most 4 MiB, an eighth of a small bound.

@@ -51,6 +51,10 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   private var queued = 0
   private var written = 0
   private var current = JournalStatus()
+  /// The writer thread's own: the floor retention set at the last snapshot written and that
+  /// board's settings, for a compaction between snapshots (when a batch takes the file past its
+  /// budget); nil before the first snapshot.
+  private var keep: (floor: Instant, settings: BoardSettings)?
 
   /// Opens (or makes) the journal at `path` and takes it for this board: another board writing
   /// it is an error. Nothing is written before `start`.
@@ -229,14 +233,24 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     do {
       try file.write(batch)
       wrote = true
-      if let (state, at) = latest {
-        let c = try file.compact(retention: retention, state: state, at: at)
+      if let (state, at) = latest { keep = (retention.floor(state: state, at: at), state.settings) }
+      // At every snapshot, and whenever a batch takes the file past its budget: the bound holds
+      // to within a batch, whatever the rate.
+      let over = latest == nil && keep != nil ? try file.bytesInUse() > JournalFile.budget(for: retention) : false
+      if let keep, latest != nil || over {
+        let c = try file.compact(retention: retention, floor: keep.floor, settings: keep.settings)
         condition.withLock {
           current.bytes = c.bytes
           current.overBound = c.overBound
           if c.inputsRemoved > 0 { current.compactions += 1 }
         }
       }
+      // A batch larger than the log's share leaves the log that large: cut back at once.
+      try file.cutLog(over: JournalFile.walLimit(for: retention))
+      // A snapshot's encoding is megabytes, freed once written, and glibc keeps freed blocks
+      // that size in the heap (its mmap threshold rises to the largest freed): measured, the
+      // board grew by tens of MB a few minutes into a 2,000 events/s feed. They go back now.
+      if latest != nil { JournalWriter.trimHeap() }
     } catch {
       failure = error.description
     }
@@ -299,6 +313,25 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
 
   /// How the journal stands: what was written, dropped, its size and its last error.
   public var status: JournalStatus { condition.withLock { current } }
+
+  /// glibc's `malloc_trim(0)` (not in Swift's Glibc module: looked up once).
+  private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+    return unsafeBitCast(f, to: (@convention(c) (Int) -> Int32).self)
+  }()
+
+  static func trimHeap() { _ = mallocTrim?(0) }
+
+  /// Inputs and snapshots waiting for the disk now: at most `maxPending` (and the snapshot that
+  /// follows a drop).
+  public var queueDepth: Int { condition.withLock { pending.count } }
+
+  /// How far past `retention.maxBytes` the journal (its file, -wal and -shm) may be: the
+  /// batches written since the last check (a fifth of a second of inputs) and the log's share
+  /// again while it is checkpointed. See docs/journal.md.
+  public static func boundMargin(for retention: Retention) -> Int64 {
+    Int64(JournalFile.walLimit(for: retention)) + retention.maxBytes / 8
+  }
 }
 
 /// How a journal stands, for diagnostics and `inspect`.
@@ -324,6 +357,13 @@ public struct JournalStatus: Hashable, Sendable {
 }
 
 extension JournalFile {
+  /// Checkpoints the write-ahead log and truncates it when its file is over `limit` bytes.
+  func cutLog(over limit: Int) throws(JournalError) {
+    var st = stat()
+    guard stat(path + "-wal", &st) == 0, Int(st.st_size) > limit else { return }
+    try guarded { () throws(SQLiteError) in _ = try db.rows("PRAGMA wal_checkpoint(TRUNCATE)") }
+  }
+
   /// Sizes the write-ahead log to the bound: checkpointed, then cut back, at its share of it.
   func configure(retention: Retention) throws(JournalError) {
     let limit = JournalFile.walLimit(for: retention)
