@@ -133,7 +133,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
   /// fewer bytes.
   static func position(fd: Int32, device: UInt64, inode: UInt64, offset: Int64, line: Int) -> FilePosition? {
     let count = Int(min(offset, Int64(FilePosition.sample)))
-    func bytes(at at: Int64) -> [UInt8]? {
+    func bytes(at: Int64) -> [UInt8]? {
       var out = [UInt8](repeating: 0, count: count)
       let n = count == 0 ? 0 : out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(at)) }
       return n == count ? out : nil
