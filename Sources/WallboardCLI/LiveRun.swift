@@ -119,6 +119,7 @@ struct LiveRun {
     /// display that cannot move frames): kept, so that a frame where little changed redoes only
     /// that.
     var screenFrame: Canvas?
+    var projections = ProjectionMemo()
 
     while stop.requested() == nil {
       let inputs = inbox.take()
@@ -197,10 +198,14 @@ struct LiveRun {
             }, on: display)
         } else if plan.draw, scene != nil {
           let started = Date()
+          // The projections are made again only when the board or the day changed (`ProjectionMemo`).
+          let at = boardTime()
+          let projected = projections.projections(
+            state: store.state, version: store.version, at: at, zone: settings.zone, unit: settings.unit,
+            activeSprint: settings.activeSprint, flowDays: settings.flowDays)
           let frame = FrameModel(
-            state: store.state, at: boardTime(), now: wall, zone: settings.zone, unit: settings.unit,
-            reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, flowDays: settings.flowDays,
-            restoredFrom: store.restoredFrom)
+            state: store.state, projected: projected, at: at, now: wall, zone: settings.zone,
+            reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, restoredFrom: store.restoredFrom)
           // Taken out while it draws, so that it is the one reference (never copied).
           var drawn = scene!
           scene = nil

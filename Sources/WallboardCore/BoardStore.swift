@@ -19,6 +19,12 @@ public struct BoardStore: Sendable {
   public private(set) var restoredFrom: Instant?
   /// The board time of the latest input, never going back (the journal keeps rows in order).
   public private(set) var clock: Instant?
+  /// The version of the board's content: changes whenever an input may have changed what the
+  /// projections read (an event other than a heartbeat or a duplicate, a restored board), not
+  /// for what only the sources' rows read (a connection change — a source's keep-alive —, a
+  /// rejected line, a heartbeat). What the run loop's `ProjectionMemo` keys on, so that an idle
+  /// board projects nothing again.
+  public private(set) var version = 0
 
   public init(state: BoardState, asOf: Instant? = nil, recorder: (any BoardRecorder)? = nil) {
     self.state = state
@@ -63,6 +69,11 @@ public struct BoardStore: Sendable {
       now = clock ?? Instant(millis: 0)
     }
     let reduction = Reducer.reduce(into: &state, input)
+    switch input {
+    case .event(let e) where e.body != .heartbeat && reduction != .duplicate: version &+= 1
+    case .restored: version &+= 1
+    case .event, .connection, .rejected: break
+    }
     switch reduction {
     case .applied: tally.applied += 1
     case .duplicate: tally.duplicate += 1

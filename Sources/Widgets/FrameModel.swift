@@ -34,19 +34,29 @@ public struct FrameModel: Sendable {
     reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays,
     restoredFrom: Instant? = nil
   ) {
-    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
-    let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
-    let scope = BoardScope(state: state, sprint: sprint)
-    self.burndown = burndown
-    // Only without a sprint: nothing draws the flow while the burndown is shown.
-    flow =
-      sprint == nil
-      ? Flow.compute(state: state, scope: scope, sprint: nil, at: at, zone: zone, days: flowDays) : nil
-    tallies = Tally.compute(state: state, scope: scope)
-    progress = Progress.compute(state: state, scope: scope)
+    self.init(
+      state: state,
+      projected: BoardProjections(
+        state: state, at: at, zone: zone, unit: unit, activeSprint: activeSprint, flowDays: flowDays),
+      at: at, now: now, zone: zone, staleAfter: staleAfter, reconnectAt: reconnectAt, activeSprint: activeSprint,
+      restoredFrom: restoredFrom)
+  }
+
+  /// Builds the frame's models around projections already made (`BoardProjections`, kept by a
+  /// `ProjectionMemo` while the board's content and the day stay the same): what reads the clock
+  /// — the clock itself, the ages, the sources' states, the banner — is made for `at` and `now`.
+  public init(
+    state: BoardState, projected p: BoardProjections, at: Instant, now: Instant, zone: Zone,
+    staleAfter: Double = 30, reconnectAt: [String: Instant] = [:], activeSprint: String? = nil,
+    restoredFrom: Instant? = nil
+  ) {
+    burndown = p.burndown
+    flow = p.flow
+    tallies = p.tallies
+    progress = p.progress
     header = HeaderModel(
-      projects: HeaderModel.projects(of: scope), workspace: HeaderModel.workspaceName(state), sprint: sprint,
-      burndown: burndown, flow: flow, at: at, zone: zone,
+      projects: p.projects, workspace: HeaderModel.workspaceName(state), sprint: p.sprint,
+      burndown: p.burndown, flow: p.flow, at: at, zone: zone,
       filter: state.settings.filter, missingSprint: state.missingSprint(preferred: activeSprint))
     let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
     sources = statuses.map { SourceRow($0, now: now, at: at, zone: zone, reconnectAt: reconnectAt[$0.name]) }
@@ -69,7 +79,7 @@ public struct FrameModel: Sendable {
     } else if !troubled.isEmpty {
       let heard = troubled.compactMap { $0.lastEventAt ?? $0.lastHeard }.min()
       banner = "Not connected — " + (heard.map(since) ?? "no data yet")
-    } else if let unmatched = Self.unmatchedProjects(state), !statuses.isEmpty,
+    } else if let unmatched = p.unmatchedProjects, !statuses.isEmpty,
       !statuses.contains(where: { $0.status == .connecting })
     {
       banner = "No features in " + unmatched

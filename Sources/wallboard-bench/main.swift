@@ -726,6 +726,40 @@ if let binary = argument("--wallboard") {
     if let w = r.writesPerSecond { report.add(running, "\(name): files written", w, "/s", goal: 1) }
   }
 
+  // Issue 21, item 7: what an idle board costs must not grow with what it holds. Boards of 100
+  // and 100,000 features (no sprint: the flow, which reads every feature's history, is drawn),
+  // idle after their first frames, on a png: file.
+  func features(_ count: Int) -> String {
+    let path = dir + "/features-\(count).jsonl"
+    var text = ""
+    text.reserveCapacity(count * 190)
+    for n in 0..<count {
+      text +=
+        #"{"topic":"feature.created","time":"2026-10-30T09:00:00Z","seq":\#(n + 1),"source":"size","payload":{"id":"F-\#(n)","title":"Feature \#(n)","status":"\#(states[n % 4])","points":\#(n % 8 + 1)}}"#
+        + "\n"
+    }
+    try! text.write(toFile: path, atomically: false, encoding: .utf8)
+    return path
+  }
+  let sized = "A running 1920x1080 board on a png: file, idle (20 s each), by its size"
+  var sizedCPU: [Int: Double] = [:]
+  for (count, name) in [(100, "100"), (100_000, "100,000")] {
+    let png = dir + "/sized-\(count).png"
+    let args = [
+      "run", "--source", "jsonl:" + features(count), "--size", "1920x1080", "--tz", "UTC", "--no-journal",
+      "--display", "png:" + png,
+    ]
+    // The 100,000 features take some seconds to read: the board is measured once idle.
+    let r = p.running(args, settle: count > 1000 ? 15 : 3, seconds: 20, watching: png)
+    sizedCPU[count] = r.cpu
+    report.add(
+      sized, "\(name) features: CPU", r.cpu, "% core", goal: count > 1000 ? 2 : 1,
+      note: "resident \(Report.number(Double(r.rssKiB) / mib)) MiB")
+  }
+  report.add(
+    sized, "100,000 features: CPU beyond the 100-feature board's", sizedCPU[100_000]! - sizedCPU[100]!, "points",
+    goal: 1, note: "idle, nothing is projected again (ProjectionMemo)")
+
   // A busy team: 500 status changes a second on standard input, drawn to a png: file.
   let busyRun = p.running(
     [
