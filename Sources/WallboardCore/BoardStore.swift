@@ -72,7 +72,8 @@ public struct BoardStore: Sendable {
     switch input {
     case .event(let e) where e.body != .heartbeat && reduction != .duplicate: version &+= 1
     case .restored: version &+= 1
-    case .event, .connection, .rejected: break
+    // Connections, rejected lines and a followed file's position: nothing the projections read.
+    case .event, .connection, .rejected, .fileRead: break
     }
     switch reduction {
     case .applied: tally.applied += 1

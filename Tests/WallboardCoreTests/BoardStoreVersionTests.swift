@@ -36,6 +36,11 @@ import WallboardCore
     store.apply(.connection(origin: "test", status: .offline, at: Self.at, detail: "gone"))
     store.apply(.event(Event(origin: "test", time: Self.at, body: .heartbeat)))
     store.apply(.rejected(origin: "test", at: Self.at, reason: "line 4: not JSON"))
+    // A followed file's position: the sources' bookkeeping, never drawn.
+    store.apply(
+      .fileRead(
+        origin: "test", at: Self.at,
+        through: FilePosition(device: 1, inode: 2, offset: 120, line: 4, head: 3, tail: 4)))
     #expect(store.version == v)
     #expect(store.state.features.values.first?.status == "todo")
   }
