@@ -68,12 +68,7 @@ struct ReadOnlyMediaTests {
   }
 
   @Test func aWorkspaceDatabaseWhoseWriterStoppedIsReadFromAReadOnlyHome() throws {
-    let home = try TempDir("wallboard-home")
-    let ws = home.url.appendingPathComponent("team-ws")
-    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
-    let dbDir = home.url.appendingPathComponent(".orchestra/db")
-    try FileManager.default.createDirectory(at: dbDir, withIntermediateDirectories: true)
-    let path = EventSourcesLocator.hashed(home: home.url.path, workspace: ws.path)
+    let (home, ws, dbDir, path) = try WorkspaceInspectTests.homeWithWorkspace()
     let writer = try SQLWriter(path: path)
     try writer.script(OrchestraWorkspace.ddl)
     try writer.sql("INSERT INTO projects (slug, name) VALUES ('web', 'web')")
@@ -97,12 +92,7 @@ struct ReadOnlyMediaTests {
   }
 
   @Test func aLiveWritersDatabaseIsReadFromAReadOnlyHome() throws {
-    let home = try TempDir("wallboard-home")
-    let ws = home.url.appendingPathComponent("team-ws")
-    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
-    let dbDir = home.url.appendingPathComponent(".orchestra/db")
-    try FileManager.default.createDirectory(at: dbDir, withIntermediateDirectories: true)
-    let path = EventSourcesLocator.hashed(home: home.url.path, workspace: ws.path)
+    let (home, ws, dbDir, path) = try WorkspaceInspectTests.homeWithWorkspace()
     let writer = try SQLWriter(path: path)
     defer { writer.stop() }
     try writer.script(OrchestraWorkspace.ddl)

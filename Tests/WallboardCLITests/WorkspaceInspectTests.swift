@@ -27,13 +27,19 @@ struct WorkspaceInspectTests {
     return counts
   }
 
-  @Test func aWorkspaceFolderFindsItsDatabaseThroughHome() throws {
+  /// A home folder holding a workspace folder `team-ws` and `.orchestra/db/`, and the path where
+  /// the workspace's hashed database goes.
+  static func homeWithWorkspace() throws -> (home: TempDir, workspace: URL, databases: URL, database: String) {
     let home = try TempDir("wallboard-home")
     let ws = home.url.appendingPathComponent("team-ws")
     try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
     let dbDir = home.url.appendingPathComponent(".orchestra/db")
     try FileManager.default.createDirectory(at: dbDir, withIntermediateDirectories: true)
-    let locator = EventSourcesLocator.hashed(home: home.url.path, workspace: ws.path)
+    return (home, ws, dbDir, EventSourcesLocator.hashed(home: home.url.path, workspace: ws.path))
+  }
+
+  @Test func aWorkspaceFolderFindsItsDatabaseThroughHome() throws {
+    let (home, ws, _, locator) = try Self.homeWithWorkspace()
     let writer = try SQLWriter(path: locator)
     defer { writer.stop() }
     try writer.script(OrchestraWorkspace.ddl)
