@@ -36,13 +36,17 @@ extension JournalFile {
   }
 
   /// Keeps the journal within `retention.maxBytes`, `floor` the earliest moment retention keeps
-  /// and `settings` the board's (see `compact(retention:state:at:)`).
+  /// and `settings` the board's (see `compact(retention:state:at:)`); `write` the largest write
+  /// the journal takes (its inputs' bytes: `JournalBatch.inputBytes`), for the room it leaves.
   @discardableResult
   public func compact(
-    retention: Retention, floor: Instant, settings: BoardSettings
+    retention: Retention, floor: Instant, settings: BoardSettings, write: Int64 = 0
   ) throws(JournalError) -> Compaction {
     var result = Compaction()
-    let budget = JournalFile.budget(for: retention)
+    let walLimit = JournalFile.walLimit(for: retention)
+    // What a compaction stopped before its end left behind.
+    result.inputsRemoved += try dropCompacted(walLimit: walLimit)
+    let budget = JournalFile.budget(for: retention, board: try latestBoardBytes(), write: write)
     result.snapshotsRemoved += try thin(keepDaily: true)
     var used = try bytesInUse()
     if used > budget {
@@ -54,17 +58,21 @@ extension JournalFile {
       if try compactedThrough() > 0, let base, base.at >= floor {
         // The base is already at the floor: nothing more goes for retention's sake.
       } else {
-        guard try rebase(through: floor, settings: settings, into: &result) else { return try over(result, budget) }
+        guard try rebase(through: floor, settings: settings, walLimit: walLimit, into: &result) else {
+          return try over(result, budget)
+        }
       }
       used = try bytesInUse()
     }
     if used > budget, let moment = try sizeMoment(budget: budget, used: used) {
       // The size wins over the window (see above).
-      guard try rebase(through: moment, settings: settings, into: &result) else { return try over(result, budget) }
+      guard try rebase(through: moment, settings: settings, walLimit: walLimit, into: &result) else {
+        return try over(result, budget)
+      }
       used = try bytesInUse()
     }
     if result.snapshotsRemoved > 0 || result.inputsRemoved > 0 {
-      try giveBack(walLimit: JournalFile.walLimit(for: retention))
+      try giveBack(walLimit: walLimit)
       used = try bytesInUse()
     }
     result.bytes = used
@@ -79,9 +87,29 @@ extension JournalFile {
     return result
   }
 
-  /// The database's share of the bound: the bound less the write-ahead log's, at least half.
-  static func budget(for retention: Retention) -> Int64 {
-    max(retention.maxBytes - Int64(JournalFile.walLimit(for: retention)), retention.maxBytes / 2)
+  /// What the inputs and snapshots may take before a compaction: the bound less the room the
+  /// next writes need on disk, at least half of it. Between a check that finds the journal under
+  /// its budget and the compaction after the next write, the disk takes at worst that write and a
+  /// snapshot (`board`) in the file, the log at its share with the same again, and the new base
+  /// the compaction writes: the log's share, two boards and two writes. One board more is room
+  /// for the pages a compaction rewrites besides (the free list, the page map, the tables'
+  /// inner pages). So the journal (file, -wal and -shm) stays within its bound whenever that
+  /// room is at most half of it (`JournalWriter.boundMargin`).
+  public static func budget(for retention: Retention, board: Int64, write: Int64) -> Int64 {
+    max(retention.maxBytes - room(for: retention, board: board, write: write), retention.maxBytes / 2)
+  }
+
+  /// The room the next writes need beyond the budget (see `budget(for:board:write:)`).
+  static func room(for retention: Retention, board: Int64, write: Int64) -> Int64 {
+    Int64(JournalFile.walLimit(for: retention)) + 3 * board + 2 * write
+  }
+
+  /// The bytes of the latest snapshot's board (0 without one): the size of the next.
+  public func latestBoardBytes() throws(JournalError) -> Int64 {
+    try guarded { () throws(SQLiteError) in
+      try db.scalar("SELECT coalesce(length(state), 0) FROM snapshots ORDER BY through DESC, id DESC LIMIT 1")?
+        .integer ?? 0
+    }
   }
 
   /// What the inputs may take after a compaction the size forced: half of the budget, less the
@@ -91,13 +119,11 @@ extension JournalFile {
   /// The moment up to which inputs go so that those after it take at most `sizeTarget` (their
   /// bytes estimated from the average row); nil when no input needs to go.
   private func sizeMoment(budget: Int64, used: Int64) throws(JournalError) -> Instant? {
-    try guarded { () throws(SQLiteError) -> Instant? in
+    let board = try latestBoardBytes()
+    return try guarded { () throws(SQLiteError) -> Instant? in
       let rows = try db.scalar("SELECT count(*) FROM inputs")?.integer ?? 0
       guard rows > 0 else { return nil }
       let boards = try db.scalar("SELECT coalesce(sum(length(state)), 0) FROM snapshots")?.integer ?? 0
-      let board =
-        try db.scalar("SELECT coalesce(length(state), 0) FROM snapshots ORDER BY through DESC, id DESC LIMIT 1")?
-        .integer ?? 0
       let perRow = max(1, (used - boards) / rows)
       let keep = max(0, JournalFile.sizeTarget(budget: budget, board: board) / perRow)
       guard keep < rows else { return nil }
@@ -110,7 +136,7 @@ extension JournalFile {
   /// Makes the board as of `moment` (the journal played up to it) the base, and deletes the
   /// inputs and snapshots before it. False when its board could not be kept (the inputs stay).
   private func rebase(
-    through moment: Instant, settings: BoardSettings, into result: inout Compaction
+    through moment: Instant, settings: BoardSettings, walLimit: Int, into result: inout Compaction
   ) throws(JournalError) -> Bool {
     var board = BoardState(settings: settings)
     let played = try play(through: moment, settings: nil) { input, _ in Reducer.reduce(into: &board, input) }
@@ -134,14 +160,44 @@ extension JournalFile {
           ])
           base = db.lastInsertRowID
         }
-        try db.execute("DELETE FROM inputs WHERE id <= \(through)")
-        result.inputsRemoved += db.changes
         try db.execute("DELETE FROM snapshots WHERE through <= \(through) AND id != \(base)")
         result.snapshotsRemoved += db.changes
         try db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('compacted_through', \(through))")
       }
     }
+    // The inputs the base now holds go after it, a few at a time (see `dropCompacted`).
+    result.inputsRemoved += try dropCompacted(walLimit: walLimit)
     return true
+  }
+
+  /// Deletes the inputs a base holds already (through `compacted_through`, which every reading
+  /// starts after), in transactions of about a quarter of the log's share each, the log cut back
+  /// after each: a delete writes to the log every page it touches, and one transaction deleting
+  /// half of a journal made the log as large (10 MB against a 2 MiB share, measured, the bound
+  /// passed by half). A compaction stopped between them (a kill) leaves rows the base holds, read
+  /// by nothing, and the next compaction deletes them. Returns how many it deleted.
+  func dropCompacted(walLimit: Int) throws(JournalError) -> Int64 {
+    let through = try compactedThrough()
+    guard through > 0 else { return 0 }
+    return try guarded { () throws(SQLiteError) -> Int64 in
+      let r = try db.rows("SELECT count(*), coalesce(sum(length(body)), 0) FROM inputs WHERE id <= \(through)")[0]
+      let (rows, bytes) = (r[0].integer ?? 0, r[1].integer ?? 0)
+      guard rows > 0 else { return 0 }
+      let perRow = bytes / rows + 64
+      let step = max(16, Int64(walLimit) / 4 / perRow)
+      var removed: Int64 = 0
+      while true {
+        try db.execute(
+          """
+          DELETE FROM inputs WHERE id IN (SELECT id FROM inputs WHERE id <= \(through) ORDER BY id LIMIT \(step))
+          """)
+        let n = db.changes
+        if n == 0 { break }
+        removed += n
+        _ = try db.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+      }
+      return removed
+    }
   }
 
   /// The pages freed go back to the file system a log's worth at a time, the log cut back after

@@ -55,6 +55,9 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   /// board's settings, for a compaction between snapshots (when a batch takes the file past its
   /// budget); nil before the first snapshot.
   private var keep: (floor: Instant, settings: BoardSettings)?
+  /// The writer thread's own: the bytes of the largest write's inputs so far (the room a budget
+  /// leaves for the next).
+  private var largestWrite: Int64 = 0
 
   /// Opens (or makes) the journal at `path` and takes it for this board: another board writing
   /// it is an error. Nothing is written before `start`.
@@ -234,11 +237,16 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
       try file.write(batch)
       wrote = true
       if let (state, at) = latest { keep = (retention.floor(state: state, at: at), state.settings) }
-      // At every snapshot, and whenever a batch takes the file past its budget: the bound holds
-      // to within a batch, whatever the rate.
-      let over = latest == nil && keep != nil ? try file.bytesInUse() > JournalFile.budget(for: retention) : false
+      largestWrite = max(largestWrite, batch.inputBytes)
+      // At every snapshot, and whenever a batch takes the file past its budget: the budget leaves
+      // room for the next write and a compaction, so that the bound holds whatever the rate.
+      let over =
+        latest == nil && keep != nil
+        ? try file.bytesInUse()
+          > JournalFile.budget(for: retention, board: file.latestBoardBytes(), write: largestWrite) : false
       if let keep, latest != nil || over {
-        let c = try file.compact(retention: retention, floor: keep.floor, settings: keep.settings)
+        let c = try file.compact(
+          retention: retention, floor: keep.floor, settings: keep.settings, write: largestWrite)
         condition.withLock {
           current.bytes = c.bytes
           current.overBound = c.overBound
@@ -326,11 +334,13 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   /// follows a drop).
   public var queueDepth: Int { condition.withLock { pending.count } }
 
-  /// How far past `retention.maxBytes` the journal (its file, -wal and -shm) may be: the
-  /// batches written since the last check (a fifth of a second of inputs) and the log's share
-  /// again while it is checkpointed. See docs/journal.md.
-  public static func boundMargin(for retention: Retention) -> Int64 {
-    Int64(JournalFile.walLimit(for: retention)) + retention.maxBytes / 8
+  /// How far past `retention.maxBytes` the journal (its file, -wal and -shm) may be, its
+  /// latest board `board` bytes and its largest write `write` (the inputs' bytes): none while
+  /// the room the budget leaves for a write and a compaction is at most half of the bound, the
+  /// rest of that room beyond it when it is more (`JournalFile.budget(for:board:write:)`; a
+  /// board a large share of a small bound). See docs/journal.md.
+  public static func boundMargin(for retention: Retention, board: Int64, write: Int64) -> Int64 {
+    max(0, JournalFile.room(for: retention, board: board, write: write) - retention.maxBytes / 2)
   }
 }
 
