@@ -24,6 +24,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // Pure functions from BoardState to what the widgets draw: burndown, tallies, progress, sources.
     .target(name: "Projections", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // tzdata's zone files, read for the projections (which read none).
+    .target(name: "ZoneFiles", dependencies: ["WallboardCore", "Projections"], swiftSettings: strict),
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
@@ -89,7 +91,7 @@ let package = Package(
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
         "Kiosk", "TextLines",
-        "Journal",
+        "Journal", "ZoneFiles",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -109,7 +111,7 @@ let package = Package(
       name: "WallboardCoreTests", dependencies: ["WallboardCore", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "ProjectionsTests", dependencies: ["Projections", "WallboardCore", "Wire", "TestSupport"],
+      name: "ProjectionsTests", dependencies: ["Projections", "ZoneFiles", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WireTests", dependencies: ["Wire", "WallboardCore", "TestSupport"],
@@ -137,8 +139,8 @@ let package = Package(
     .testTarget(
       name: "WidgetsTests",
       dependencies: [
-        "Widgets", "WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout", "PNG", "TestSupport",
-        "EventSources",
+        "Widgets", "WallboardCore", "Projections", "ZoneFiles", "Raster", "Glyphs", "Themes", "Layout", "PNG",
+        "TestSupport", "EventSources",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
     .testTarget(
@@ -148,7 +150,8 @@ let package = Package(
       name: "TerminalDisplayTests", dependencies: ["TerminalDisplay", "DisplayCore", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "KioskTests", dependencies: ["Kiosk", "WallboardCore", "Projections", "Raster", "TestSupport"],
+      name: "KioskTests",
+      dependencies: ["Kiosk", "WallboardCore", "Projections", "ZoneFiles", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests",

@@ -33,23 +33,29 @@ public final class BoardContent {
   public let at: Instant
   public let zone: Zone
   public let settings: ViewSettings
+  /// The zones the sprints name, as the caller read them (`ZoneBook`).
+  public let sprintZones: SprintZones
 
-  public init(state: BoardState, at: Instant, zone: Zone, settings: ViewSettings) {
+  public init(
+    state: BoardState, at: Instant, zone: Zone, settings: ViewSettings, sprintZones: SprintZones = SprintZones()
+  ) {
     self.state = state
     self.at = at
     self.zone = zone
     self.settings = settings
+    self.sprintZones = sprintZones
   }
 
   /// The active sprint (`BoardState.activeSprint`).
   public private(set) lazy var sprint: Sprint? = state.activeSprint(
-    preferred: settings.activeSprint, at: at, zone: zone)
+    preferred: settings.activeSprint, at: at, zone: zone, sprintZones: sprintZones)
   /// The sprint `--active-sprint` names when the board has none of that id.
   public var missingSprint: String? { state.missingSprint(preferred: settings.activeSprint) }
   /// The features counted: the sprint's, or every one the filter keeps.
   public private(set) lazy var scope = BoardScope(state: state, sprint: sprint)
   public private(set) lazy var burndown: Burndown? = sprint.map {
-    Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: settings.unit)
+    Burndown.compute(
+      state: state, sprint: $0, at: at, boardZone: zone, sprintZones: sprintZones, unit: settings.unit)
   }
   /// The cumulative flow and throughput over the scope (the sprint's, when one is active).
   public private(set) lazy var flow = Flow.compute(
@@ -96,11 +102,11 @@ public struct BoardView {
   /// A view made afresh (no kept content).
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, settings: ViewSettings = ViewSettings(),
-    restoredFrom: Instant? = nil
+    sprintZones: SprintZones = SprintZones(), restoredFrom: Instant? = nil
   ) {
     self.init(
-      content: BoardContent(state: state, at: at, zone: zone, settings: settings), at: at, now: now,
-      restoredFrom: restoredFrom)
+      content: BoardContent(state: state, at: at, zone: zone, settings: settings, sprintZones: sprintZones), at: at,
+      now: now, restoredFrom: restoredFrom)
   }
 
   public var state: BoardState { content.state }

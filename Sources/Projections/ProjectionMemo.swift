@@ -1,7 +1,7 @@
 public import WallboardCore
 
 /// Keeps the last `BoardContent` and makes it again only when what it reads changed: the
-/// board's content (its `BoardStore.version`), the zone, the view's settings, or the moment past
+/// board's content (its `BoardStore.version`), the zones, the view's settings, or the moment past
 /// `BoardState.nextProjectionChange(after:zone:)` (a recorded time or a new day). An idle board
 /// thus costs what its clock and ages cost, whatever its size.
 ///
@@ -15,6 +15,7 @@ public struct ProjectionMemo {
     var version: Int
     var zone: Zone
     var settings: ViewSettings
+    var sprintZones: SprintZones
   }
 
   private var key: Key?
@@ -32,16 +33,17 @@ public struct ProjectionMemo {
   /// The content of `state` at `at`. `version` must change whenever `state` does
   /// (`BoardStore.version`).
   public mutating func content(
-    state: BoardState, version: Int, at: Instant, zone: Zone, settings: ViewSettings
+    state: BoardState, version: Int, at: Instant, zone: Zone, settings: ViewSettings,
+    sprintZones: SprintZones = SprintZones()
   ) -> BoardContent {
-    let k = Key(version: version, zone: zone, settings: settings)
+    let k = Key(version: version, zone: zone, settings: settings, sprintZones: sprintZones)
     if let kept, key == k, at >= from, until.map({ at < $0 }) ?? true { return kept }
-    let made = BoardContent(state: state, at: at, zone: zone, settings: settings)
+    let made = BoardContent(state: state, at: at, zone: zone, settings: settings, sprintZones: sprintZones)
     computed += 1
     key = k
     kept = made
     from = at
-    until = state.nextProjectionChange(after: at, zone: zone)
+    until = state.nextProjectionChange(after: at, zone: zone, sprintZones: sprintZones)
     return made
   }
 }

@@ -2,6 +2,7 @@ public import Projections
 public import WallboardCore
 internal import Widgets
 public import Wire
+internal import ZoneFiles
 
 /// The `inspect` JSON of `cli.md`, built from projections.
 public enum InspectReport {
@@ -13,10 +14,12 @@ public enum InspectReport {
   ///   - afterAt: how many events were set aside as dated after `--at`, when some were.
   public static func json(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
-    flowDays: Int = Flow.defaultDays, afterAt: Int? = nil
+    flowDays: Int = Flow.defaultDays, sprintZones: SprintZones = SprintZones(), afterAt: Int? = nil
   ) -> JSONValue {
     let settings = ViewSettings(unit: unit, activeSprint: activeSprint, flowDays: flowDays)
-    return json(view: BoardView(state: state, at: at, now: now, zone: zone, settings: settings), afterAt: afterAt)
+    return json(
+      view: BoardView(state: state, at: at, now: now, zone: zone, settings: settings, sprintZones: sprintZones),
+      afterAt: afterAt)
   }
 
   /// The report of `view`: the frame the board shows (the same content, sources and banner).
@@ -150,7 +153,7 @@ public enum InspectReport {
         // What the board says across its top, in its words (null: nothing).
         ("banner", str(view.banner.map { BannerText.line($0, now: view.now, zone: zone) })),
         ("filter", filterJSON(state)),
-        ("declared_sprints", declaredJSON(state, at: at, zone: zone)),
+        ("declared_sprints", declaredJSON(state, at: at, zone: zone, sprintZones: c.sprintZones)),
       ]))
   }
 
@@ -171,10 +174,10 @@ public enum InspectReport {
 
   /// The sprints whose dates decide (`--sprint`), in the order declared, with their members now
   /// and whether their dates hold `at`.
-  static func declaredJSON(_ state: BoardState, at: Instant, zone: Zone) -> JSONValue {
+  static func declaredJSON(_ state: BoardState, at: Instant, zone: Zone, sprintZones: SprintZones) -> JSONValue {
     .array(
       state.sprintOrder.compactMap { state.sprints[$0] }.filter { $0.activation == .dates }.map { s in
-        let z = s.timeZone.flatMap(Zone.init) ?? zone
+        let z = sprintZones.zone(of: s, else: zone)
         let today = z.date(of: at)
         return .object(
           JSONObject([

@@ -7,6 +7,7 @@ internal import Projections
 internal import Raster
 internal import WallboardCore
 internal import Widgets
+internal import ZoneFiles
 
 /// `wallboard run`: follows the sources and redraws when the state changes (coalesced, at most
 /// 30 frames a second; a `png:` file at most once a second), once a second for the clock and the ages, and otherwise sleeps. Only the
@@ -120,6 +121,8 @@ struct LiveRun {
     /// that.
     var screenFrame: Canvas?
     var projections = ProjectionMemo()
+    // The sprints' zones, each file read once (the projections read none).
+    var zones = ZoneBook()
 
     while stop.requested() == nil {
       let inputs = inbox.take()
@@ -195,7 +198,8 @@ struct LiveRun {
           content: projections.content(
             state: store.state, version: store.version, at: at, zone: settings.zone,
             settings: ViewSettings(
-              unit: settings.unit, activeSprint: settings.activeSprint, flowDays: settings.flowDays)),
+              unit: settings.unit, activeSprint: settings.activeSprint, flowDays: settings.flowDays),
+            sprintZones: zones.zones(for: store.state)),
           at: at, now: wall, restoredFrom: store.restoredFrom)
         if !traits.drawsPixels {
           try present(DisplayFrame(canvas: board, dirty: nil) { TextBoard.render(view: view) }, on: display)

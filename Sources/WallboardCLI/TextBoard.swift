@@ -14,11 +14,13 @@ public enum TextBoard {
   ///     it last heard anything (`BoardStore.restoredFrom`).
   public static func render(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
-    flowDays: Int = Flow.defaultDays, restoredFrom: Instant? = nil
+    flowDays: Int = Flow.defaultDays, sprintZones: SprintZones = SprintZones(), restoredFrom: Instant? = nil
   ) -> String {
     let settings = ViewSettings(unit: unit, activeSprint: activeSprint, flowDays: flowDays)
     return render(
-      view: BoardView(state: state, at: at, now: now, zone: zone, settings: settings, restoredFrom: restoredFrom))
+      view: BoardView(
+        state: state, at: at, now: now, zone: zone, settings: settings, sprintZones: sprintZones,
+        restoredFrom: restoredFrom))
   }
 
   /// The text of `view`: the frame the pixel board shows (the same content, sources and banner).

@@ -27,16 +27,19 @@ public struct FrameModel: Sendable {
   ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the cumulative flow's window (`Flow.dayRange`), drawn when no sprint is active.
+  ///   - sprintZones: the zones the sprints name, as the caller read them (`ZoneBook`).
   ///   - restoredFrom: the board was restored from its journal and no source is live yet: the
   ///     time it last heard anything (`BoardStore.restoredFrom`).
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
     reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays,
-    restoredFrom: Instant? = nil
+    sprintZones: SprintZones = SprintZones(), restoredFrom: Instant? = nil
   ) {
     let settings = ViewSettings(unit: unit, activeSprint: activeSprint, flowDays: flowDays, staleAfter: staleAfter)
     self.init(
-      view: BoardView(state: state, at: at, now: now, zone: zone, settings: settings, restoredFrom: restoredFrom),
+      view: BoardView(
+        state: state, at: at, now: now, zone: zone, settings: settings, sprintZones: sprintZones,
+        restoredFrom: restoredFrom),
       reconnectAt: reconnectAt)
   }
 

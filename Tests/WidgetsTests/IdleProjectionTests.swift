@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import WallboardCore
 import Widgets
+import ZoneFiles
 
 /// Issue 21, item 7: an idle board holding 100,000 features cost a third of a core, every
 /// frame projecting the whole board again for a clock that had moved by a second. The run loop
