@@ -53,25 +53,64 @@ public struct FeatureRow: Hashable, Sendable {
     }
   }
 
-  /// A feature row that could not be read as a feature: the id and why.
+  /// A feature row that could not be read as a feature, or one whose trail held a date set
+  /// aside: the row's id, its project when it could be read, and why.
   public struct Problem: Error, Hashable, Sendable {
+    /// Why, as a value; `problem` is its sentence.
+    public enum Reason: Hashable, Sendable {
+      /// The row has `count` values, fewer than `columns`.
+      case width(count: Int)
+      /// The id is missing, empty or longer than 256 bytes.
+      case id
+      /// `labels` or `depends_on` is text that is not a JSON list of strings (its first 80
+      /// characters).
+      case notAList(column: String, start: String)
+      /// `labels` or `depends_on` is neither text nor null.
+      case notText(column: String)
+      /// Values over the reader's cap (`maxValueBytes`): each column's name and size.
+      case oversize([Oversize])
+      /// The row was read, and audit-trail moves dated outside the feature's lifetime were set
+      /// aside (`AuditTrail.Backfill.outside`, at least one).
+      case trailOutside([AuditTrail.Outside], createdAt: Instant?, now: Instant)
+    }
+
     public var id: String
-    public var problem: String
+    public var reason: Reason
     /// The row's project, when it could be read.
     public var project: String? = nil
+
+    public init(id: String, reason: Reason, project: String? = nil) {
+      self.id = id
+      self.reason = reason
+      self.project = project
+    }
+
     /// The row was read, and only a value in it set aside (an audit-trail date outside the
     /// feature's lifetime): a report, not an unreadable row.
-    public var kept = false
-
-    public init(id: String, problem: String, project: String? = nil, kept: Bool = false) {
-      self.id = id
-      self.problem = problem
-      self.project = project
-      self.kept = kept
+    public var kept: Bool {
+      if case .trailOutside = reason { return true }
+      return false
     }
 
     /// `project/id`, or the id alone: how a diagnostic names the row.
     public var name: String { project.map { "\($0)/\(id)" } ?? id }
+
+    /// What was wrong, as one sentence (without the row's name).
+    public var problem: String {
+      switch reason {
+      case .width(let count): return "a row of \(count) columns, not \(FeatureRow.columns.count)"
+      case .id: return "id is missing, empty or longer than 256 bytes"
+      case .notAList(let column, let start): return "\(column) are not a JSON list of strings: \(start)"
+      case .notText(let column): return "\(column) are not text"
+      case .oversize(let values):
+        let named = values.map { o in
+          "\(o.index < FeatureRow.columns.count ? FeatureRow.columns[o.index] : o.column) holds \(o.bytes) bytes"
+        }
+        return "\(named.joined(separator: ", ")): more than the \(FeatureRow.maxValueBytes) a value may hold"
+      case .trailOutside(let outside, let createdAt, let now):
+        return AuditTrail.Backfill(moves: [], outside: outside).problem(createdAt: createdAt, now: now) ?? ""
+      }
+    }
   }
 
   /// What one row says: the feature (or why not), its past when asked, and what the trail held
@@ -115,7 +154,7 @@ public struct FeatureRow: Hashable, Sendable {
     let wanted = Self.columns
     guard row.count >= wanted.count else {
       return Decoded(
-        feature: .failure(Problem(id: "?", problem: "a row of \(row.count) columns, not \(wanted.count)")),
+        feature: .failure(Problem(id: "?", reason: .width(count: row.count))),
         history: [], setAside: nil)
     }
     let read = feature()
@@ -131,9 +170,11 @@ public struct FeatureRow: Hashable, Sendable {
     }
     let past = AuditTrail.history(
       trail, createdAt: f.createdAt, updatedAt: f.updatedAt, status: f.status, initialState: initial, now: now)
-    let setAside = past.problem(createdAt: f.createdAt, now: now).map {
-      Problem(id: f.id, problem: $0, project: f.projectId, kept: true)
-    }
+    let setAside =
+      past.outside.first?.move.at == nil
+      ? nil
+      : Problem(
+        id: f.id, reason: .trailOutside(past.outside, createdAt: f.createdAt, now: now), project: f.projectId)
     return Decoded(feature: read, history: past.moves, setAside: setAside)
   }
 
@@ -147,13 +188,8 @@ public struct FeatureRow: Hashable, Sendable {
     if oversize.isEmpty {
       fields = Self.featureFields(r)
     } else {
-      let named = oversize.map { o in
-        "\(o.index < Self.columns.count ? Self.columns[o.index] : o.column) holds \(o.bytes) bytes"
-      }
       fields = .failure(
-        Problem(
-          id: r[0].text.map { String($0.prefix(utf8Bytes: 256)) } ?? "?",
-          problem: "\(named.joined(separator: ", ")): more than the \(Self.maxValueBytes) a value may hold"))
+        Problem(id: r[0].text.map { String($0.prefix(utf8Bytes: 256)) } ?? "?", reason: .oversize(oversize)))
     }
     return fields.mapError { p in
       var p = p
@@ -164,7 +200,7 @@ public struct FeatureRow: Hashable, Sendable {
 
   static func featureFields(_ r: [Value]) -> Result<Feature, Problem> {
     guard let id = r[0].text, !id.isEmpty, id.utf8.count <= 256 else {
-      return .failure(Problem(id: r[0].text ?? "?", problem: "id is missing, empty or longer than 256 bytes"))
+      return .failure(Problem(id: r[0].text ?? "?", reason: .id))
     }
     func text(_ i: Int, max: Int = 1024) -> String? {
       guard let s = r[i].text, !s.isEmpty else { return nil }
@@ -175,10 +211,10 @@ public struct FeatureRow: Hashable, Sendable {
       case .null: return .success([])
       case .text(let json):
         guard let parsed = Self.stringList(json, max: max) else {
-          return .failure(Problem(id: id, problem: "\(name) are not a JSON list of strings: \(json.prefix(80))"))
+          return .failure(Problem(id: id, reason: .notAList(column: name, start: String(json.prefix(80)))))
         }
         return .success(parsed)
-      default: return .failure(Problem(id: id, problem: "\(name) are not text"))
+      default: return .failure(Problem(id: id, reason: .notText(column: name)))
       }
     }
     let labels: [String]

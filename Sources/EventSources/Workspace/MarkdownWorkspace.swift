@@ -1,5 +1,5 @@
 internal import Foundation
-public import WallboardCore
+internal import WallboardCore
 internal import Wire
 public import WorkspaceFormats
 
