@@ -28,9 +28,13 @@ let package = Package(
     .target(name: "ZoneFiles", dependencies: ["WallboardCore", "Projections"], swiftSettings: strict),
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // The workspace formats, pure: front matter, YAML, the audit trail, feature files and rows.
+    // No I/O, no SQLite, no clock.
+    .target(name: "WorkspaceFormats", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
     .target(
-      name: "EventSources", dependencies: ["WallboardCore", "Wire", "SQLite", "Journal"], swiftSettings: strict),
+      name: "EventSources", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal"],
+      swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
     .target(name: "Journal", dependencies: ["WallboardCore", "SQLite"], swiftSettings: strict),
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
@@ -120,6 +124,9 @@ let package = Package(
       name: "EventSourcesTests",
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
+    .testTarget(
+      name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "JournalTests", dependencies: ["Journal", "WallboardCore", "EventSources", "SQLite", "TestSupport"],
@@ -184,7 +191,7 @@ if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
     .executableTarget(
       name: "wallboard-fuzz",
       dependencies: [
-        "WallboardCore", "Wire", "EventSources", "Layout", "Themes", "Widgets", "WallboardCLI", "SQLite",
+        "WallboardCore", "Wire", "EventSources", "WorkspaceFormats", "Layout", "Themes", "Widgets", "WallboardCLI",
       ],
       path: "Tests/Fuzzers", exclude: ["Corpus"],
       swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
