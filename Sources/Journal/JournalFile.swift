@@ -25,6 +25,10 @@ public final class JournalFile {
   /// every playback).
   public internal(set) var metaSkips: [Skip] = []
 
+  /// The newest codec version its meta named when it was opened (before this build, writing,
+  /// raised it to its own): below `BoardCodec.version`, an older build wrote it.
+  public internal(set) var openedEncoding = Int(BoardCodec.version)
+
   /// Opens `path`, making or migrating its schema when writing.
   public convenience init(path: String, mode: Mode) throws(JournalError) {
     try self.init(path: path, mode: mode, maxBlobBytes: JournalLimits.maxBlobBytes)

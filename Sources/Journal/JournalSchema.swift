@@ -104,6 +104,7 @@ enum JournalSchema {
     guard (Int64(BoardCodec.readable.lowerBound)...Int64(BoardCodec.version)).contains(codec) else {
       throw .otherEncoding(path: path, found: Int(clamping: codec), known: Int(BoardCodec.version))
     }
+    file.openedEncoding = Int(codec)
     if writable, codec < Int64(BoardCodec.version) {
       try file.guarded { () throws(SQLiteError) in
         try db.execute("UPDATE meta SET value = \(BoardCodec.version) WHERE key = 'codec'")

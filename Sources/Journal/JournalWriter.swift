@@ -35,6 +35,8 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   private var file: JournalFile { fileBox! }
   private let lockFD: Int32
   private var released = false
+  /// The codec version the journal's meta named when it was opened (`JournalFile.openedEncoding`).
+  public private(set) var openedEncoding = Int(BoardCodec.version)
   private let condition = NSCondition()
   private var pending: [Item] = []
   private var firstQueued: Date?
@@ -82,6 +84,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     // Every property is set from here on: a throw runs `deinit`, which closes the descriptor.
     let file = try JournalFile(path: path, mode: .write)
     fileBox = file
+    openedEncoding = file.openedEncoding
     try file.configure(retention: retention)
     current.bytes = (try? file.bytesInUse()) ?? 0
     if let last = try file.snapshots().last {

@@ -87,9 +87,11 @@ enum JournalPlace {
   ///
   /// A journal named with `--journal` that cannot be used is an error. For `run`'s default one:
   /// a damaged file, or another program's, is set aside (renamed `….unreadable-<time>`) and a new
-  /// one begun; one a newer Wallboard wrote, or another board is writing, is left alone and the
-  /// board runs without a journal; one compacted under other settings is kept writing to, but
-  /// the board starts from its sources alone. Each is said through `warn`.
+  /// one begun; so is one whose schema or codec version this build does not read (a newer
+  /// Wallboard's: renamed `….v<N>.<time>`, `….schema<N>.<time>`); one in an older codec is read
+  /// (and said); one another board is writing is left alone and the board runs without a
+  /// journal; one compacted under other settings is kept writing to, but the board starts from
+  /// its sources alone. Each is said through `warn`.
   ///
   /// - Returns: the writer (not started), and what the playback delivered; nil: no journal.
   static func open(
@@ -124,6 +126,11 @@ enum JournalPlace {
         store = BoardStore(state: s.state, asOf: store.asOf)
         // Rows that cannot be read are skipped, never a reason not to start: said, and counted.
         if let skipped = played.skippedSummary { warn("wallboard: journal \(path): \(skipped)") }
+        if !named, writer.openedEncoding < Int(BoardCodec.version) {
+          warn(
+            "wallboard: journal \(path): encoded in version \(writer.openedEncoding) by an older Wallboard; "
+              + "read it, and it is written in version \(BoardCodec.version) from now on")
+        }
         return (writer, played)
       } catch {
         if case .otherSettings = error, !named {
@@ -159,16 +166,20 @@ enum JournalPlace {
     _ error: JournalError, path: String, named: Bool, first: Bool, warn: (String) -> Void
   ) throws(CLIError) -> Bool {
     if named { throw .runtime(error.description) }
-    let unreadable: Bool
+    // Damaged or another program's: `….unreadable-<time>`; a newer (or unknown) schema or codec:
+    // `….v<N>.<time>` (`….schema<N>.<time>` for a schema), never deleted.
+    let suffix: String
     switch error {
-    case .damaged, .notAJournal: unreadable = true
-    default: unreadable = false
+    case .damaged, .notAJournal: suffix = ".unreadable-"
+    case .otherEncoding(_, let found, _): suffix = ".v\(found)."
+    case .newerSchema(_, let found, _): suffix = ".schema\(found)."
+    default: suffix = ""
     }
-    guard unreadable, first else {
+    guard !suffix.isEmpty, first else {
       warn("wallboard: \(error); running without a journal")
       return false
     }
-    let aside = path + ".unreadable-" + String(Int(Date().timeIntervalSince1970))
+    let aside = path + suffix + String(Int(Date().timeIntervalSince1970))
     do { try FileManager.default.moveItem(atPath: path, toPath: aside) } catch {
       warn("wallboard: \(error) and cannot be set aside; running without a journal")
       return false

@@ -8,8 +8,8 @@ import WallboardCore
 
 @testable import WallboardCLI
 
-/// `run`'s default journal when it cannot be used: set aside when damaged, left alone when a newer
-/// Wallboard wrote it; where it lives.
+/// `run`'s default journal when it cannot be used: set aside when damaged or a newer Wallboard
+/// wrote it, read (and said) when an older one did; where it lives.
 @Suite struct JournalPlaceTests {
   final class Warnings: @unchecked Sendable {
     var lines: [String] = []
@@ -33,7 +33,7 @@ import WallboardCore
     _ = try JournalFile(path: path, mode: .read)
   }
 
-  @Test func aJournalInAnotherEncodingIsLeftAloneAndTheBoardRunsWithoutOne() throws {
+  @Test func aDefaultJournalInANewerEncodingIsSetAsideAndANewOneBegun() throws {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("journal-00000000.db").path
     JournalFixtureCLI.write(path)
@@ -44,13 +44,82 @@ import WallboardCore
     let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
       warnings.lines.append($0)
     }
-    #expect(opened == nil)
+    let (writer, played) = try #require(opened, "a new journal is begun")
+    writer.close()
+    #expect(played.inputs == 0 && played.snapshot == nil)
+    #expect(warnings.lines.count == 1, "\(warnings.lines)")
     #expect(warnings.lines.first?.contains("version 7") == true, "\(warnings.lines)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "left as it was")
-    // Named, it is an error that says so.
+    #expect(warnings.lines.first?.contains("kept it as \(path).v7.") == true, "\(warnings.lines)")
+    let aside = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+      $0.hasPrefix("journal-00000000.db.v7.") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+    }
+    #expect(aside.count == 1, "\(aside)")
+    let kept = dir.url.appendingPathComponent(try #require(aside.first)).path
+    #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == before, "set aside as it was, never deleted")
+    #expect(try JournalFile(path: path, mode: .read).openedEncoding == Int(BoardCodec.version))
+    // The next start opens the new one, and says nothing.
+    let again = Warnings()
+    let reopened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+      again.lines.append($0)
+    }
+    try #require(reopened).0.close()
+    #expect(again.lines.isEmpty, "\(again.lines)")
+  }
+
+  @Test func aDefaultJournalInANewerSchemaIsSetAsideAndANewOneBegun() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("journal-00000000.db").path
+    JournalFixtureCLI.write(path)
+    try Database(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = 99")
+    var store = BoardStore(settings: BoardSettings())
+    let warnings = Warnings()
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+      warnings.lines.append($0)
+    }
+    try #require(opened, "a new journal is begun").0.close()
+    #expect(
+      warnings.lines.count == 1 && warnings.lines[0].contains("kept it as \(path).schema99."), "\(warnings.lines)")
+  }
+
+  @Test func aDefaultJournalInAnOlderEncodingIsReadAndSaidSo() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("journal-00000000.db").path
+    JournalFixtureCLI.write(path)
+    // What a version 3 build wrote: the same rows (nothing in them is new in version 4), each
+    // blob's version byte and the meta saying 3.
+    let db = try Database(path: path, mode: .readWrite(create: false))
+    try db.execute("UPDATE meta SET value = 3 WHERE key = 'codec'")
+    try db.execute("UPDATE inputs SET body = CAST(X'03' || substr(body, 2) AS BLOB)")
+    try db.execute("UPDATE snapshots SET state = CAST(X'03' || substr(state, 2) AS BLOB)")
+    var store = BoardStore(settings: BoardSettings())
+    let warnings = Warnings()
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+      warnings.lines.append($0)
+    }
+    let (writer, played) = try #require(opened)
+    writer.close()
+    #expect(played.skippedSummary == nil)
+    #expect(store.state.origins["t"] != nil, "the board it held is restored")
+    #expect(warnings.lines.count == 1, "\(warnings.lines)")
+    #expect(warnings.lines.first?.contains("encoded in version 3") == true, "\(warnings.lines)")
+    #expect(warnings.lines.first?.contains("read it") == true, "\(warnings.lines)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
+    #expect(!files.contains { $0.contains(".v3.") || $0.contains(".unreadable-") }, "\(files)")
+    #expect(try JournalFile(path: path, mode: .read).openedEncoding == Int(BoardCodec.version), "written in 4 now")
+  }
+
+  @Test func aNamedJournalInANewerEncodingIsAnErrorAndLeftAlone() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("mine.db").path
+    JournalFixtureCLI.write(path)
+    try Database(path: path, mode: .readWrite(create: false)).execute("UPDATE meta SET value = 7 WHERE key = 'codec'")
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    var store = BoardStore(settings: BoardSettings())
     #expect(throws: CLIError.self) {
       try JournalPlace.open(path, options: Options(), into: &store, named: true) { _ in }
     }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "left as it was")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".v7.") }.isEmpty)
   }
 
   @Test func theDefaultJournalIsUnderTheStateDirectoryOnePerSetOfSources() {
