@@ -22,6 +22,9 @@ let package = Package(
       name: "WallboardCore", swiftSettings: strict,
       // Double.rounded() and friends call libm; nothing else links it on Linux.
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+    // The board's binary codec: every BoardInput and a whole BoardState, both ways, exactly; one
+    // decoder per format version, fields declared once.
+    .target(name: "Codec", dependencies: ["WallboardCore"], swiftSettings: strict),
     // Pure functions from BoardState to what the widgets draw: burndown, tallies, progress, sources.
     .target(name: "Projections", dependencies: ["WallboardCore"], swiftSettings: strict),
     // tzdata's zone files, read for the projections (which read none).
@@ -36,7 +39,7 @@ let package = Package(
       name: "EventSources", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal"],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
-    .target(name: "Journal", dependencies: ["WallboardCore", "SQLite"], swiftSettings: strict),
+    .target(name: "Journal", dependencies: ["WallboardCore", "Codec", "SQLite"], swiftSettings: strict),
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -95,7 +98,7 @@ let package = Package(
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
         "Kiosk", "TextLines",
-        "Journal", "ZoneFiles",
+        "Journal", "ZoneFiles", "Codec",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -112,7 +115,10 @@ let package = Package(
       path: "Tests/TestSupport",
       swiftSettings: strict),
     .testTarget(
-      name: "WallboardCoreTests", dependencies: ["WallboardCore", "TestSupport"],
+      name: "WallboardCoreTests", dependencies: ["WallboardCore", "Codec", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "CodecTests", dependencies: ["Codec", "WallboardCore", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "ProjectionsTests", dependencies: ["Projections", "ZoneFiles", "WallboardCore", "Wire", "TestSupport"],
@@ -122,14 +128,15 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "EventSourcesTests",
-      dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport"],
+      dependencies: ["EventSources", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "JournalTests", dependencies: ["Journal", "WallboardCore", "EventSources", "SQLite", "TestSupport"],
+      name: "JournalTests",
+      dependencies: ["Journal", "WallboardCore", "Codec", "EventSources", "SQLite", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
     .testTarget(name: "TextLinesTests", dependencies: ["TextLines"], swiftSettings: strict),
@@ -165,6 +172,7 @@ let package = Package(
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
         "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
+        "Codec",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,
@@ -191,7 +199,8 @@ if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
     .executableTarget(
       name: "wallboard-fuzz",
       dependencies: [
-        "WallboardCore", "Wire", "EventSources", "WorkspaceFormats", "Layout", "Themes", "Widgets", "WallboardCLI",
+        "WallboardCore", "Codec", "Wire", "EventSources", "WorkspaceFormats", "Layout", "Themes", "Widgets",
+        "WallboardCLI",
       ],
       path: "Tests/Fuzzers", exclude: ["Corpus"],
       swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))

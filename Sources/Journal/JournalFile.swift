@@ -1,3 +1,4 @@
+internal import Codec
 internal import SQLite
 public import WallboardCore
 

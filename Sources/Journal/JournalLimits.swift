@@ -1,3 +1,4 @@
+internal import Codec
 internal import WallboardCore
 
 /// The journal's caps: one size for every value it stores, the same when writing and reading.

@@ -1,3 +1,4 @@
+internal import Codec
 internal import SQLite
 internal import WallboardCore
 

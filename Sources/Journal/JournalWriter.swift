@@ -1,3 +1,4 @@
+internal import Codec
 internal import Foundation
 internal import Glibc
 internal import SQLite

@@ -1,3 +1,4 @@
+internal import Codec
 internal import EventSources
 internal import Foundation
 internal import Journal

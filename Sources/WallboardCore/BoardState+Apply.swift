@@ -130,7 +130,7 @@ extension BoardState {
 
   /// Why a sprint cannot be kept: it ends before it starts, or lasts longer than the limit (a
   /// burndown has a day per calendar day).
-  func sprintProblem(_ s: Sprint) -> String? {
+  package func sprintProblem(_ s: Sprint) -> String? {
     let days = s.endDate.daysSinceEpoch - s.startDate.daysSinceEpoch + 1
     if days < 1 { return "sprint \(s.id) ends (\(s.endDate)) before it starts (\(s.startDate))" }
     if days > limits.maxSprintDays {

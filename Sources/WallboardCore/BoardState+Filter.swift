@@ -121,7 +121,12 @@ extension BoardState {
 }
 
 /// A feature the filter keeps off the board, and the source that contributed it.
-struct HiddenFeature: Hashable, Sendable {
-  var feature: Feature
-  var origin: String
+package struct HiddenFeature: Hashable, Sendable {
+  package var feature: Feature
+  package var origin: String
+
+  package init(feature: Feature, origin: String) {
+    self.feature = feature
+    self.origin = origin
+  }
 }

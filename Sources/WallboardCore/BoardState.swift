@@ -5,41 +5,41 @@
 public struct BoardState: Hashable, Sendable {
   public var settings: BoardSettings
   /// Every feature on the board, by (project, id).
-  public internal(set) var features: [FeatureKey: Feature] = [:]
-  public internal(set) var sprints: [String: Sprint] = [:]
+  public package(set) var features: [FeatureKey: Feature] = [:]
+  public package(set) var sprints: [String: Sprint] = [:]
   /// Sprint ids in the order they were first created, oldest first.
-  public internal(set) var sprintOrder: [String] = []
+  public package(set) var sprintOrder: [String] = []
   /// Workflows defined by `workflow.defined` or a snapshot, by project id (`""` = no project).
-  public internal(set) var workflows: [String: Workflow] = [:]
+  public package(set) var workflows: [String: Workflow] = [:]
   /// The active sprint a snapshot named, if any.
-  public internal(set) var activeSprintId: String?
+  public package(set) var activeSprintId: String?
   /// Each feature's relevant history, for burndowns. Kept across snapshots.
-  public internal(set) var history: [FeatureKey: FeatureHistory] = [:]
+  public package(set) var history: [FeatureKey: FeatureHistory] = [:]
   /// Every status ever seen, in first-seen order (unknown states are tallied in this order).
-  public internal(set) var statusOrder: [String] = []
-  var statusSeen: Set<String> = []
+  public package(set) var statusOrder: [String] = []
+  package var statusSeen: Set<String> = []
   /// Sprints that list a feature explicitly (`feature_ids`, `sprint.scope_changed`), by the
   /// member as the list names it: `project/id` (one project's feature) or a bare id (the feature
   /// of that id in every project).
-  var explicitSprints: [String: [String]] = [:]
+  package var explicitSprints: [String: [String]] = [:]
   /// Sprints that take as members the features carrying a label (`Sprint.membershipLabel`), by
   /// label; each list sorted.
-  var labelSprints: [String: [String]] = [:]
+  package var labelSprints: [String: [String]] = [:]
   /// Features the filter keeps off the board, kept so that a change that makes one match can
   /// bring it in whole (see `BoardState+Filter.swift`).
-  var hidden: [FeatureKey: HiddenFeature] = [:]
+  package var hidden: [FeatureKey: HiddenFeature] = [:]
   /// The projects holding each id, over `features` and `hidden`: how an event that names a
   /// feature by its id alone finds it.
-  var projectsById = ProjectsById()
+  package var projectsById = ProjectsById()
   /// Which source contributed each feature, sprint and workflow: a snapshot replaces only its own.
-  var contributions = Contributions()
+  package var contributions = Contributions()
   /// What each Wallboard source has delivered, by origin name.
-  public internal(set) var origins: [String: OriginState] = [:]
-  public internal(set) var counters = EventCounters()
+  public package(set) var origins: [String: OriginState] = [:]
+  public package(set) var counters = EventCounters()
   /// The latest status transitions, newest last (up to twice the limit; see `recent`).
-  var recentBuffer: [Transition] = []
+  package var recentBuffer: [Transition] = []
   /// The time of the latest event applied.
-  public internal(set) var lastEventTime: Instant?
+  public package(set) var lastEventTime: Instant?
 
   public init(settings: BoardSettings = BoardSettings()) { self.settings = settings }
 
@@ -84,13 +84,15 @@ public struct BoardState: Hashable, Sendable {
 }
 
 /// Which Wallboard source (origin name) contributed each feature, sprint and workflow, by id.
-struct Contributions: Hashable, Sendable {
-  var features: [FeatureKey: String] = [:]
-  var sprints: [String: String] = [:]
+package struct Contributions: Hashable, Sendable {
+  package var features: [FeatureKey: String] = [:]
+  package var sprints: [String: String] = [:]
   /// By project id (`""` = every project).
-  var workflows: [String: String] = [:]
+  package var workflows: [String: String] = [:]
   /// The source whose snapshot named the active sprint.
-  var activeSprint: String?
+  package var activeSprint: String?
+
+  package init() {}
 }
 
 /// Board configuration the reducer and projections read.
@@ -150,7 +152,7 @@ public struct FeatureVersion: Hashable, Sendable {
 
 /// A feature's versions in time order.
 public struct FeatureHistory: Hashable, Sendable {
-  public internal(set) var versions: [FeatureVersion] = []
+  public package(set) var versions: [FeatureVersion] = []
 
   public init(versions: [FeatureVersion] = []) { self.versions = versions }
 
@@ -193,16 +195,16 @@ public struct OriginState: Hashable, Sendable {
   /// The numbers of the last gap seen.
   public var lastGap: ClosedRange<Int64>?
   /// The source's sequence numbers (the one rule, shared with the Orchestra session).
-  public internal(set) var cursor = SequenceCursor()
+  public package(set) var cursor = SequenceCursor()
   /// From when the board knows the history of this source's features: the earliest move a
   /// snapshot backfilled, else the time of its first snapshot. Nil before any snapshot.
-  public internal(set) var historyFrom: Instant?
+  public package(set) var historyFrom: Instant?
   /// Where the source last said it had read its file to (a followed `jsonl:` file); nil for
   /// every other source.
-  public internal(set) var file: FilePosition?
+  public package(set) var file: FilePosition?
   /// The lines (events and rejections) this origin delivered since `file` was said: a source
   /// resuming at `file` passes over as many.
-  public internal(set) var linesPastFile = 0
+  public package(set) var linesPastFile = 0
   public init() {}
 }
 
@@ -224,4 +226,13 @@ public struct Transition: Hashable, Sendable {
   public var from: String?
   public var to: String
   public var at: Instant
+
+  package init(featureId: String, project: String? = nil, title: String, from: String?, to: String, at: Instant) {
+    self.featureId = featureId
+    self.project = project
+    self.title = title
+    self.from = from
+    self.to = to
+    self.at = at
+  }
 }

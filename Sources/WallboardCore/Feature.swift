@@ -150,7 +150,7 @@ public struct EstimateScale: Hashable, Sendable {
   public static let standard = EstimateScale(unchecked: ["S": 1, "M": 2, "L": 3, "XL": 5])
 
   /// A scale whose sizes are already upper case and in range (the standard one, a decoded one).
-  init(unchecked sizes: [String: Double]) { self.sizes = sizes }
+  package init(unchecked sizes: [String: Double]) { self.sizes = sizes }
 
   /// Points for a feature: `points` wins; else `estimate` mapped or parsed; else `nil`
   /// (unestimated). Points outside 0…`Feature.maxPoints` count as no points.

@@ -42,13 +42,13 @@ extension Feature {
 ///
 /// Kept by the reducer beside `features` and the filter's hidden features (derived from their
 /// keys, never encoded): only ids held in some project are listed.
-struct ProjectsById: Hashable, Sendable {
+package struct ProjectsById: Hashable, Sendable {
   private(set) var byId: [String: [String]] = [:]
 
   /// The projects (sorted) that hold `id`; empty when none does.
   func projects(of id: String) -> [String] { byId[id] ?? [] }
 
-  mutating func insert(_ key: FeatureKey) {
+  package mutating func insert(_ key: FeatureKey) {
     guard !key.project.isEmpty else { return }
     var list = byId[key.id] ?? []
     guard !list.contains(key.project) else { return }

@@ -60,7 +60,7 @@ extension Instant {
   }
 
   /// The first moment after the years instants hold: 10000-01-01T00:00:00Z.
-  static let endOfYear9999 = Int64(CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch + 1) * 86_400_000
+  package static let endOfYear9999 = Int64(CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch + 1) * 86_400_000
   /// The last millisecond of the year 9999: the latest instant a time read from text may be.
   public static let lastMillisecond = endOfYear9999 - 1
 

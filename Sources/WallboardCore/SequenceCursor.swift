@@ -46,7 +46,7 @@ public struct SequenceCursor: Hashable, Sendable {
   public init() {}
 
   /// A cursor as it stood (a decoded board's).
-  init(last: [String: Int64], floor: Int64?, restarted: Bool) {
+  package init(last: [String: Int64], floor: Int64?, restarted: Bool) {
     self.last = last
     self.floor = floor
     self.restarted = restarted

@@ -1,3 +1,4 @@
+import Codec
 import EventSources
 import Testing
 import WallboardCore

@@ -2,6 +2,7 @@
 // WALLBOARD_FUZZ_TARGET names the decoder (see `FuzzTarget`). Each reads bytes it cannot trust and
 // must return or throw — never trap, hang or leak; address sanitizing catches memory errors.
 // Built and run by `make fuzz`; seed corpora are under Tests/Fuzzers/Corpus/<target>/.
+import Codec
 import EventSources
 import Foundation
 import Layout

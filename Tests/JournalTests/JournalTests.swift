@@ -1,3 +1,4 @@
+import Codec
 import EventSources
 import Foundation
 import Journal

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 
+@testable import Codec
 @testable import WallboardCore
 
 /// `depends_on`, resolved within the depending feature's project (ids are unique only there).

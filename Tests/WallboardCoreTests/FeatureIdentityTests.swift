@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 
+@testable import Codec
 @testable import WallboardCore
 
 /// A feature is (project, id): upstream's ids are unique only within a project, and a real tree

@@ -1,6 +1,8 @@
 import Testing
 import WallboardCore
 
+@testable import Codec
+
 /// A followed file's position goes through the reducer and the codec: the board keeps where the
 /// file was read to and how many of its lines came after, so a restored board agrees with itself.
 @Suite("A followed file's position on the board")

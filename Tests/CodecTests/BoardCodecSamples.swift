@@ -1,5 +1,6 @@
 import TestSupport
 
+@testable import Codec
 @testable import WallboardCore
 
 /// Hand-built values for the codec's tests: every input and body case, every optional field

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 
+@testable import Codec
 @testable import WallboardCore
 
 /// `BoardCodec`: every input and a whole board, both ways, exactly; deterministic bytes; and a

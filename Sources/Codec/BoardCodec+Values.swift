@@ -1,3 +1,5 @@
+internal import WallboardCore
+
 /// The codec's domain values: features and their patches, sprints and theirs, workflows, status
 /// moves. Each struct leads with a flags varint saying which optional fields follow.
 extension ByteWriter {

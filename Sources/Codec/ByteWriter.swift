@@ -1,3 +1,5 @@
+internal import WallboardCore
+
 /// Appends the codec's primitives to one growing byte buffer (see `BoardCodec` for the format).
 ///
 /// Varints are LEB128 (seven bits a byte, least significant first); signed numbers are

@@ -1,3 +1,5 @@
+public import WallboardCore
+
 /// The board's binary codec: every `BoardInput` and a whole `BoardState`, both ways, exactly
 /// (`decodeState(encode(s)) == s`), for the journal.
 ///

@@ -1,3 +1,5 @@
+internal import WallboardCore
+
 /// What was wrong with a blob: where (byte offset and a path such as `state.features["F-1"].title`
 /// or `input.event.body.sprintCreated.name`) and what.
 public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {

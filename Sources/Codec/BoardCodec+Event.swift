@@ -1,3 +1,5 @@
+internal import WallboardCore
+
 /// The codec's events: the envelope, then the body as a one-byte tag and its fields.
 extension ByteWriter {
   mutating func event(_ e: Event) {

@@ -1,3 +1,5 @@
+internal import WallboardCore
+
 /// Reads the codec's primitives (see `ByteWriter`) from a borrowed buffer, checking every length
 /// and count against the bytes left before anything is allocated.
 ///

@@ -1,3 +1,5 @@
+internal import WallboardCore
+
 /// The codec's whole board: settings first, then every field of `BoardState`, internal ones
 /// included, in declaration order.
 extension ByteWriter {
