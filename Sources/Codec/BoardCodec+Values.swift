@@ -5,34 +5,7 @@ internal import WallboardCore
 extension ByteWriter {
   // MARK: Feature
 
-  mutating func feature(_ f: Feature) {
-    var flags: UInt64 = 0
-    if f.projectId != nil { flags |= 1 << 0 }
-    if f.priority != nil { flags |= 1 << 1 }
-    if f.kind != nil { flags |= 1 << 2 }
-    if f.assignee != nil { flags |= 1 << 3 }
-    if f.estimate != nil { flags |= 1 << 4 }
-    if f.points != nil { flags |= 1 << 5 }
-    if f.sprintId != nil { flags |= 1 << 6 }
-    if f.createdAt != nil { flags |= 1 << 7 }
-    if f.updatedAt != nil { flags |= 1 << 8 }
-    if !f.dependsOn.isEmpty { flags |= 1 << 9 }
-    varint(flags)
-    string(f.id)
-    string(f.title)
-    string(f.status)
-    strings(f.labels)
-    if let v = f.projectId { string(v) }
-    if let v = f.priority { string(v) }
-    if let v = f.kind { string(v) }
-    if let v = f.assignee { string(v) }
-    if let v = f.estimate { string(v) }
-    if let v = f.points { double(v) }
-    if let v = f.sprintId { string(v) }
-    if let v = f.createdAt { instant(v) }
-    if let v = f.updatedAt { instant(v) }
-    if !f.dependsOn.isEmpty { strings(f.dependsOn) }
-  }
+  mutating func feature(_ f: Feature) { FieldTable.write(Field.feature, f, into: &self) }
 
   /// Two bits for a field that may be absent, cleared or set (not generic: a generic one costs a
   /// metadata lookup a call).
@@ -82,28 +55,7 @@ extension ByteWriter {
 
   // MARK: Sprint
 
-  mutating func sprint(_ s: Sprint) {
-    var flags: UInt64 = 0
-    if s.goal != nil { flags |= 1 << 0 }
-    if s.timeZone != nil { flags |= 1 << 1 }
-    if s.startedAt != nil { flags |= 1 << 2 }
-    if s.closedAt != nil { flags |= 1 << 3 }
-    if s.membershipLabel != nil { flags |= 1 << 4 }
-    if s.activation == .dates { flags |= 1 << 5 }
-    varint(flags)
-    string(s.id)
-    string(s.name)
-    date(s.startDate)
-    date(s.endDate)
-    strings(s.featureIds)
-    weekdays(s.nonWorkingDays)
-    dates(s.holidays)
-    if let v = s.goal { string(v) }
-    if let v = s.timeZone { string(v) }
-    if let v = s.startedAt { instant(v) }
-    if let v = s.closedAt { instant(v) }
-    if let v = s.membershipLabel { string(v) }
-  }
+  mutating func sprint(_ s: Sprint) { FieldTable.write(Field.sprint, s, into: &self) }
 
   mutating func sprintPatch(_ p: SprintPatch) {
     var flags: UInt64 = 0
@@ -184,28 +136,8 @@ extension ByteReader {
   // MARK: Feature
 
   mutating func feature() throws(CodecError) -> Feature {
-    // Version 3 added `dependsOn` (bit 9).
-    let flags = try self.flags("flags", allowed: format >= 3 ? 0x3FF : 0x1FF)
-    let id = try string("id")
-    let title = try string("title")
-    let status = try string("status")
-    let labels = try strings("labels")
-    let projectId = flags & (1 << 0) != 0 ? try string("projectId") : nil
-    let priority = flags & (1 << 1) != 0 ? try string("priority") : nil
-    let kind = flags & (1 << 2) != 0 ? try string("kind") : nil
-    let assignee = flags & (1 << 3) != 0 ? try string("assignee") : nil
-    let estimate = flags & (1 << 4) != 0 ? try string("estimate") : nil
-    let points = flags & (1 << 5) != 0 ? try double("points") : nil
-    let sprintId = flags & (1 << 6) != 0 ? try string("sprintId") : nil
-    let createdAt = flags & (1 << 7) != 0 ? try instant("createdAt") : nil
-    let updatedAt = flags & (1 << 8) != 0 ? try instant("updatedAt") : nil
-    let dependsOn = flags & (1 << 9) != 0 ? try strings("dependsOn") : []
-    var f = Feature(
-      id: id, projectId: projectId, title: title, priority: priority, kind: kind, assignee: assignee,
-      labels: labels, estimate: estimate, points: points, sprintId: sprintId, createdAt: createdAt,
-      updatedAt: updatedAt, dependsOn: dependsOn)
-    // As written, not normalised again.
-    f.status = status
+    var f = Field.emptyFeature
+    try FieldTable.read(Field.feature, into: &f, from: &self)
     return f
   }
 
@@ -278,23 +210,9 @@ extension ByteReader {
   // MARK: Sprint
 
   mutating func sprint() throws(CodecError) -> Sprint {
-    let flags = try self.flags("flags", allowed: 0x3F)
-    let id = try string("id")
-    let name = try string("name")
-    let startDate = try date("startDate")
-    let endDate = try date("endDate")
-    let featureIds = try strings("featureIds")
-    let nonWorkingDays = try weekdays("nonWorkingDays")
-    let holidays = try dates("holidays")
-    let goal = flags & (1 << 0) != 0 ? try string("goal") : nil
-    let timeZone = flags & (1 << 1) != 0 ? try string("timeZone") : nil
-    let startedAt = flags & (1 << 2) != 0 ? try instant("startedAt") : nil
-    let closedAt = flags & (1 << 3) != 0 ? try instant("closedAt") : nil
-    let membershipLabel = flags & (1 << 4) != 0 ? try string("membershipLabel") : nil
-    return Sprint(
-      id: id, name: name, goal: goal, startDate: startDate, endDate: endDate, featureIds: featureIds,
-      nonWorkingDays: nonWorkingDays, holidays: holidays, timeZone: timeZone, startedAt: startedAt,
-      closedAt: closedAt, membershipLabel: membershipLabel, activation: flags & (1 << 5) != 0 ? .dates : .events)
+    var s = Field.emptySprint
+    try FieldTable.read(Field.sprint, into: &s, from: &self)
+    return s
   }
 
   mutating func sprintPatch() throws(CodecError) -> SprintPatch {

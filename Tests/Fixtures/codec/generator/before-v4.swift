@@ -1,0 +1,1 @@
+func extraInputs(_ inputs: inout [BoardInput], _ t: Instant) {}
