@@ -139,7 +139,8 @@ let package = Package(
     .testTarget(
       name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DisplayCore", "FramebufferDisplay", "Raster"],
       swiftSettings: strict),
-    .testTarget(name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport", "Clock"], swiftSettings: strict),
     .testTarget(name: "LayoutTests", dependencies: ["Layout", "Raster", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "WidgetsTests",

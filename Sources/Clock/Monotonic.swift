@@ -27,3 +27,8 @@ public struct Monotonic: Hashable, Comparable, Sendable, CustomStringConvertible
 
   public var description: String { "\(seconds) s" }
 }
+
+extension Monotonic {
+  /// Later than any deadline a clock reaches.
+  public static let distantFuture = Monotonic(nanoseconds: .max)
+}

@@ -6,7 +6,7 @@
 // (`ReplaySource`, read through the Journal module), the Orchestra TCP client
 // (`OrchestraSource`, the shell around the pure `OrchestraSessionMachine`); the workspace store
 // (`Workspace/`: locating it, reading the plugin's SQLite database); `FileWatcher`, the one file watcher
-// (inotify through `InotifySyscalls`, polling where there is none); `Backoff`; `SystemClock`, the one
-// real clock (a source is handed the board's; this is the default). Every source
+// (inotify through `InotifySyscalls`, polling where there is none); `Backoff`. Every source is
+// handed the board's one `Clock` (the Clock module) and reads no other. Every source
 // turns its bytes into `BoardInput`s through the same decoders in Wire; none mutates board state.
-// What it may import: WallboardCore, Wire, SQLite, Journal, Foundation (threads, files).
+// What it may import: WallboardCore, Clock, Wire, SQLite, Journal, Foundation (threads, files).

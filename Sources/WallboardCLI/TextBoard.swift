@@ -21,16 +21,16 @@ public enum TextBoard {
     let sources = SourceStatus.compute(state: state, now: now)
     if let restoredFrom {
       let day =
-        zone.date(of: restoredFrom) == zone.date(of: now) ? "" : "\(Clock.dayMonth(zone.date(of: restoredFrom))) "
-      lines.append("!! Last known board — showing data from \(day)\(Clock.hhmm(restoredFrom, zone))")
+        zone.date(of: restoredFrom) == zone.date(of: now) ? "" : "\(ClockText.dayMonth(zone.date(of: restoredFrom))) "
+      lines.append("!! Last known board — showing data from \(day)\(ClockText.hhmm(restoredFrom, zone))")
     } else if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
-      let since = down.lastHeard.map { " — showing data from \(Clock.hhmm($0, zone))" } ?? ""
+      let since = down.lastHeard.map { " — showing data from \(ClockText.hhmm($0, zone))" } ?? ""
       lines.append("!! Not connected: \(down.name) is \(down.status.rawValue)\(since)")
     }
     if let s = sprint {
       let b = Burndown.compute(state: state, sprint: s, at: at, boardZone: zone, unit: unit)
       lines.append(
-        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(ProgressText.daysLeft(b.daysLeft))  ·  \(Clock.hhmm(at, zone)) \(zone.identifier)"
+        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(ProgressText.daysLeft(b.daysLeft))  ·  \(ClockText.hhmm(at, zone)) \(zone.identifier)"
       )
       if let g = s.goal { lines.append("Goal: \(g)") }
       let rem = b.remaining.compactMap { $0 }
@@ -74,7 +74,7 @@ public enum TextBoard {
     for t in state.recent.suffix(5).reversed() {
       let id = state.shownId(FeatureKey(project: t.project, id: t.featureId))
       let to = StateLabel.of(t.to, project: t.project, in: state)
-      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(to)  \(Clock.hhmm(t.at, zone))")
+      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(to)  \(ClockText.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
   }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import Journal
@@ -21,7 +22,7 @@ import WallboardCore
     try Data(repeating: 0x5A, count: 9000).write(to: URL(fileURLWithPath: path))
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
-    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       warnings.lines.append($0)
     }
     let (writer, played) = try #require(opened)
@@ -41,7 +42,7 @@ import WallboardCore
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
-    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       warnings.lines.append($0)
     }
     #expect(opened == nil)
@@ -49,7 +50,7 @@ import WallboardCore
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "left as it was")
     // Named, it is an error that says so.
     #expect(throws: CLIError.self) {
-      try JournalPlace.open(path, options: Options(), into: &store, named: true) { _ in }
+      try JournalPlace.open(path, options: Options(), into: &store, named: true, clock: .system) { _ in }
     }
   }
 
@@ -74,7 +75,7 @@ import WallboardCore
 
 enum JournalFixtureCLI {
   static func write(_ path: String) {
-    let writer = try! JournalWriter(path: path)
+    let writer = try! JournalWriter(path: path, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     writer.start()
     store.apply(.event(Event(origin: "t", time: Instant(seconds: 1_800_000_000), body: .heartbeat)))
