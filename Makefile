@@ -140,6 +140,9 @@ fuzz: deps
 # Formatting, and no clock read outside the clock's files (scripts/clock-reads.sh).
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+	@# The pure modules read no file and no clock: no I/O module imported (zone files: ZoneFiles).
+	@if grep -rEn '^\s*(public |internal |@testable )?import (Glibc|Foundation|SQLite|Dispatch)\b' Sources/WallboardCore Sources/Projections; then \
+	  echo "lint: WallboardCore and Projections are pure: the imports above do I/O"; exit 1; fi
 	scripts/clock-reads.sh Sources
 
 format:

@@ -24,14 +24,19 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // Pure functions from BoardState to what the widgets draw: burndown, tallies, progress, sources.
     .target(name: "Projections", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // tzdata's zone files, read for the projections (which read none).
+    .target(name: "ZoneFiles", dependencies: ["WallboardCore", "Projections"], swiftSettings: strict),
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
     // The one clock: wall time for stamping, monotonic deadlines and waits; `.system` is the only
     // reader of the real clocks (`make lint` checks).
     .target(name: "Clock", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // The workspace formats, pure: front matter, YAML, the audit trail, feature files and rows.
+    // No I/O, no SQLite, no clock.
+    .target(name: "WorkspaceFormats", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
     .target(
-      name: "EventSources", dependencies: ["WallboardCore", "Wire", "SQLite", "Journal", "Clock"],
+      name: "EventSources", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock"],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
     .target(name: "Journal", dependencies: ["WallboardCore", "SQLite", "Clock"], swiftSettings: strict),
@@ -94,7 +99,7 @@ let package = Package(
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
         "Kiosk", "TextLines",
-        "Journal", "Clock",
+        "Journal", "ZoneFiles", "Clock",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -114,7 +119,7 @@ let package = Package(
       name: "WallboardCoreTests", dependencies: ["WallboardCore", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "ProjectionsTests", dependencies: ["Projections", "WallboardCore", "Wire", "TestSupport"],
+      name: "ProjectionsTests", dependencies: ["Projections", "ZoneFiles", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WireTests", dependencies: ["Wire", "WallboardCore", "TestSupport"],
@@ -122,6 +127,9 @@ let package = Package(
     .testTarget(
       name: "EventSourcesTests",
       dependencies: ["EventSources", "Projections", "WallboardCore", "Wire", "TestSupport", "Clock"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(
@@ -145,8 +153,8 @@ let package = Package(
     .testTarget(
       name: "WidgetsTests",
       dependencies: [
-        "Widgets", "WallboardCore", "Projections", "Raster", "Glyphs", "Themes", "Layout", "PNG", "TestSupport",
-        "EventSources",
+        "Widgets", "WallboardCore", "Projections", "ZoneFiles", "Raster", "Glyphs", "Themes", "Layout", "PNG",
+        "TestSupport", "EventSources",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
     .testTarget(
@@ -156,7 +164,8 @@ let package = Package(
       name: "TerminalDisplayTests", dependencies: ["TerminalDisplay", "DisplayCore", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "KioskTests", dependencies: ["Kiosk", "WallboardCore", "Projections", "Raster", "TestSupport"],
+      name: "KioskTests",
+      dependencies: ["Kiosk", "WallboardCore", "Projections", "ZoneFiles", "Raster", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WallboardCLITests",
@@ -190,7 +199,7 @@ if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
     .executableTarget(
       name: "wallboard-fuzz",
       dependencies: [
-        "WallboardCore", "Wire", "EventSources", "Layout", "Themes", "Widgets", "WallboardCLI", "SQLite",
+        "WallboardCore", "Wire", "EventSources", "WorkspaceFormats", "Layout", "Themes", "Widgets", "WallboardCLI",
       ],
       path: "Tests/Fuzzers", exclude: ["Corpus"],
       swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))

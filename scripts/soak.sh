@@ -81,8 +81,9 @@ sample() {
   # is 0). The month runs' 1 MB journals hold boards and writes (1,700 inputs a write) too large
   # beside it for that: they are kept at half of it, and may pass it by the rest of that room.
   local held=$(( journal_mb * 1048576 )) jverdict=held
-  if (( warm_min == 0 )); then jverdict="not judged (its boards and writes are too large beside 1 MB)"
-  elif (( largest > held )); then jverdict=MISSED; failed=1; fi
+  if (( largest <= held )); then jverdict=held
+  elif (( warm_min == 0 )); then jverdict="past it, not judged (its boards and writes are too large beside 1 MB)"
+  else jverdict=MISSED; failed=1; fi
   local size
   size=$(on_disk "$journal")
   awk -v n="$name" -v b="$base" -v e="$end" -v p="$peak" -v l="$last" -v g="$growth" -v v="$verdict" -v size="$size" \

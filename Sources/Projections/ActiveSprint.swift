@@ -12,10 +12,12 @@ extension BoardState {
   /// - Else the most recently started sprint that is not closed, else the most recently created
   ///   one whose events decide. A board with only declared sprints, none of them holding today,
   ///   has no active sprint.
-  public func activeSprint(preferred: String? = nil, at now: Instant? = nil, zone: Zone = .utc) -> Sprint? {
+  public func activeSprint(
+    preferred: String? = nil, at now: Instant? = nil, zone: Zone = .utc, sprintZones: SprintZones = SprintZones()
+  ) -> Sprint? {
     if let id = preferred { return sprints[id] }
     if let id = activeSprintId, let s = sprints[id] { return s }
-    if let now, let s = datedSprint(holding: now, zone: zone) { return s }
+    if let now, let s = datedSprint(holding: now, zone: zone, sprintZones: sprintZones) { return s }
     var best: (Sprint, Int)?
     for (i, id) in sprintOrder.enumerated() {
       guard let s = sprints[id], let started = s.startedAt, s.closedAt == nil else { continue }
@@ -26,13 +28,13 @@ extension BoardState {
     return sprintOrder.last { sprints[$0]?.activation == .events }.flatMap { sprints[$0] }
   }
 
-  /// The sprint whose dates decide and hold the date of `now` (in its zone, else `zone`); of
-  /// several, the latest start (then the latest declared).
-  public func datedSprint(holding now: Instant, zone: Zone) -> Sprint? {
+  /// The sprint whose dates decide and hold the date of `now` (in its zone, as `sprintZones`
+  /// has it, else `zone`); of several, the latest start (then the latest declared).
+  public func datedSprint(holding now: Instant, zone: Zone, sprintZones: SprintZones = SprintZones()) -> Sprint? {
     var best: (Sprint, Int)?
     for (i, id) in sprintOrder.enumerated() {
       guard let s = sprints[id], s.activation == .dates else { continue }
-      let today = (s.timeZone.flatMap(Zone.init) ?? zone).date(of: now)
+      let today = sprintZones.zone(of: s, else: zone).date(of: now)
       guard s.startDate <= today && today <= s.endDate else { continue }
       if let (b, bi) = best, (b.startDate, bi) > (s.startDate, i) { continue }
       best = (s, i)

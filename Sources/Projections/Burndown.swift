@@ -70,11 +70,14 @@ extension Burndown {
   /// Computes the burndown of `sprint` at `at`.
   ///
   /// - Parameters:
-  ///   - boardZone: the board's zone, used when the sprint names none (or one unknown here).
+  ///   - boardZone: the board's zone, used when the sprint names none (or one `sprintZones`
+  ///     lacks: this system has no such zone).
+  ///   - sprintZones: the zones the sprints name, as the caller read them.
   public static func compute(
-    state: BoardState, sprint: Sprint, at: Instant, boardZone: Zone, unit choice: UnitChoice = .auto
+    state: BoardState, sprint: Sprint, at: Instant, boardZone: Zone, sprintZones: SprintZones = SprintZones(),
+    unit choice: UnitChoice = .auto
   ) -> Burndown {
-    let zone = sprint.timeZone.flatMap(Zone.init) ?? boardZone
+    let zone = sprintZones.zone(of: sprint, else: boardZone)
     let startMoment = sprint.startedAt ?? zone.startOfDay(sprint.startDate)
     // Who the members are and from when each counts: the one rule (`BurndownMember`).
     let members = BurndownMember.members(of: sprint, in: state, start: startMoment, at: at)

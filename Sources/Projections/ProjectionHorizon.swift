@@ -10,20 +10,19 @@ extension BoardState {
   /// it (a recorded time, or the start of a day in one of those zones), they are what they were
   /// at `t`: the moment is all that differs. O(the versions recorded): once per change, never
   /// once a frame.
-  public func nextProjectionChange(after t: Instant, zone: Zone) -> Instant? {
+  public func nextProjectionChange(
+    after t: Instant, zone: Zone, sprintZones: SprintZones = SprintZones()
+  ) -> Instant? {
     var next: Instant?
     func consider(_ m: Instant?) {
       guard let m, m > t else { return }
       if next.map({ m < $0 }) ?? true { next = m }
     }
     consider(zone.startOfDay(zone.date(of: t).adding(days: 1)))
-    var zones: Set<String> = []
+    for z in sprintZones.zones { consider(z.startOfDay(z.date(of: t).adding(days: 1))) }
     for s in sprints.values {
       consider(s.startedAt)
       consider(s.closedAt)
-      if let name = s.timeZone, zones.insert(name).inserted, let z = Zone(name) {
-        consider(z.startOfDay(z.date(of: t).adding(days: 1)))
-      }
     }
     for f in features.values {
       consider(f.createdAt)

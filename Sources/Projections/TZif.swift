@@ -1,4 +1,3 @@
-internal import Glibc
 internal import WallboardCore
 
 /// A compiled time zone (RFC 8536, the TZif files of tzdata under `/usr/share/zoneinfo`): its
@@ -13,7 +12,8 @@ struct TZif: Sendable, Hashable {
   /// The rule for the times after the last transition; nil when the last offset holds for ever.
   var rule: PosixTZ?
 
-  /// The largest file read: tzdata's biggest are under 4 KiB (fat ones), far below.
+  /// The largest zone file a reader should take: tzdata's biggest are under 4 KiB (fat ones),
+  /// far below.
   static let maxFileBytes = 256 * 1024
 
   /// The UTC offset at `t` (seconds since the epoch), in seconds.
@@ -32,35 +32,9 @@ struct TZif: Sendable, Hashable {
     return Int(offsets[lo])
   }
 
-  /// Reads the zone file at `path`; nil when it is missing, too large or not a TZif file.
-  static func load(path: String) -> TZif? { readFile(path, atMost: maxFileBytes).flatMap(parse) }
-
-  /// The text of a small file (at most 4 KiB), nil when it cannot be read or is larger.
-  static func readSmall(_ path: String) -> String? {
-    readFile(path, atMost: 4096).map { String(decoding: $0, as: UTF8.self) }
-  }
-
-  /// The bytes of the regular file at `path`, nil when it is missing, not a regular file or
-  /// larger than `limit` bytes.
-  private static func readFile(_ path: String, atMost limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= limit else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-    var got = 0
-    while got < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return nil }
-      got += n
-    }
-    return bytes
-  }
-
   /// Parses TZif bytes (version 1 alone, or 2 and later: the 64-bit block and the footer).
   static func parse(_ b: [UInt8]) -> TZif? {
+    guard b.count <= maxFileBytes else { return nil }
     var p = 0
     func u32(_ at: Int) -> UInt32 {
       UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])

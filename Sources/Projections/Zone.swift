@@ -1,94 +1,50 @@
-internal import Glibc
 public import WallboardCore
 
 /// An IANA time zone, for turning instants into local dates and local midnights into instants.
 ///
-/// Read from tzdata's compiled files (`/usr/share/zoneinfo/Europe/Berlin`, or under `$TZDIR`)
-/// by `TZif`, not through Foundation's `TimeZone`, which starts ICU: that cost a board a tenth
-/// of its start on a PC and about a second on a small or emulated machine. "UTC" (and "Etc/UTC",
+/// Made from tzdata's compiled bytes (`TZif`), not through Foundation's `TimeZone`, which starts
+/// ICU: that cost a board a tenth of its start on a PC and about a second on a small or emulated
+/// machine. Pure: the files (`/usr/share/zoneinfo/Europe/Berlin`, `$TZDIR`, `/etc/localtime`)
+/// are read by `ZoneFiles`, outside the projections, which read none. "UTC" (and "Etc/UTC",
 /// "GMT") need no file.
 public struct Zone: Sendable, Hashable {
   public let identifier: String
   private let tz: TZif
 
-  /// `nil` when the identifier names no zone this system has (or is not a zone's name: a path
-  /// that climbs out of the zone folder, say).
-  public init?(_ identifier: String) { self.init(identifier, environment: nil) }
+  /// The names of UTC, which need no file.
+  public static let utcNames: Set<String> = [
+    "UTC", "Etc/UTC", "GMT", "Etc/GMT", "UCT", "Zulu", "Etc/Zulu", "Universal",
+  ]
 
-  /// The zone `identifier` under `environment`'s `TZDIR` (else the process's).
-  init?(_ identifier: String, environment: [String: String]?) {
-    if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UCT", "Zulu", "Etc/Zulu", "Universal"].contains(identifier) {
-      self.identifier = identifier
-      tz = TZif(transitions: [], offsets: [], initial: 0, rule: nil)
-      return
-    }
-    guard Zone.isName(identifier), let tz = TZif.load(path: Zone.folder(environment) + "/" + identifier) else {
-      return nil
-    }
+  /// UTC under one of its names (`utcNames`); nil for any other.
+  public init?(utc identifier: String) {
+    guard Zone.utcNames.contains(identifier) else { return nil }
+    self.identifier = identifier
+    tz = TZif(transitions: [], offsets: [], initial: 0, rule: nil)
+  }
+
+  /// The zone named `identifier` from the bytes of its compiled file; nil when they are not a
+  /// TZif file (or are larger than any: 256 KiB).
+  public init?(identifier: String, tzif bytes: [UInt8]) {
+    guard let tz = TZif.parse(bytes) else { return nil }
     self.identifier = identifier
     self.tz = tz
   }
 
+  /// The most bytes a zone's file can hold (a reader reads no more).
+  public static let maxFileBytes = TZif.maxFileBytes
+
   /// Whether `s` can be a zone's name: letters, digits, `/ _ + -`, no `.` or `..` component.
-  static func isName(_ s: String) -> Bool {
+  public static func isName(_ s: String) -> Bool {
     !s.isEmpty && s.utf8.count <= 64 && !s.hasPrefix("/")
       && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }
       && !s.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
   }
 
-  /// The zone of the file at `path` (a copied `/etc/localtime`), named `identifier`.
-  init?(file path: String, identifier: String) {
-    guard let tz = TZif.load(path: path) else { return nil }
-    self.identifier = identifier
-    self.tz = tz
-  }
-
-  /// Where the zone files are: `$TZDIR`, else `/usr/share/zoneinfo`.
-  static func folder(_ environment: [String: String]?) -> String {
-    if let d = environment?["TZDIR"] ?? getenv("TZDIR").map({ String(cString: $0) }), !d.isEmpty { return d }
-    return "/usr/share/zoneinfo"
-  }
-
   public static func == (a: Zone, b: Zone) -> Bool { a.identifier == b.identifier }
   public func hash(into h: inout Hasher) { h.combine(identifier) }
 
-  public static let utc = Zone("UTC")!
-
-  /// The system's zone: `$TZ` when it names one (`Europe/Berlin` or `:Europe/Berlin`), else the
-  /// zone `/etc/localtime` links to, else the one `/etc/timezone` names, else `/etc/localtime`'s
-  /// own rules when it is a copied file, else UTC.
-  public static var current: Zone { current(environment: nil) }
-
-  static func current(
-    environment: [String: String]?, localtime: String = "/etc/localtime", timezone: String = "/etc/timezone"
-  )
-    -> Zone
-  {
-    let tzVariable = environment?["TZ"] ?? getenv("TZ").map { String(cString: $0) }
-    if let v = tzVariable, !v.isEmpty,
-      let z = Zone(v.hasPrefix(":") ? String(v.dropFirst()) : v, environment: environment)
-    {
-      return z
-    }
-    var link = [CChar](repeating: 0, count: 4096)
-    let n = readlink(localtime, &link, link.count - 1)
-    if n > 0 {
-      let target = String(decoding: link[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      let parts = target.split(separator: "/", omittingEmptySubsequences: false)
-      if let i = parts.lastIndex(of: "zoneinfo"), i + 1 < parts.count,
-        let z = Zone(parts[(i + 1)...].joined(separator: "/"), environment: environment)
-      {
-        return z
-      }
-    }
-    if let name = TZif.readSmall(timezone)?.split(whereSeparator: \.isWhitespace).first,
-      let z = Zone(String(name), environment: environment)
-    {
-      return z
-    }
-    // A copy of a zone's file rather than a link (some images): its rules, under its own name.
-    return Zone(file: localtime, identifier: "localtime") ?? .utc
-  }
+  public static let utc = Zone(utc: "UTC")!
 
   /// Offset from UTC at `t`, in seconds.
   public func offset(at t: Instant) -> Int {

@@ -5,6 +5,7 @@ internal import Foundation
 internal import Projections
 internal import Themes
 public import WallboardCore
+internal import ZoneFiles
 
 /// The executable's entry: parses arguments, runs a command, turns errors into messages and
 /// exit codes. Output goes through `Console` so tests can read it.
@@ -91,8 +92,8 @@ public struct App {
     // As of `--at` when it is given: staleness is judged at that moment, as `snapshot` draws it.
     let json = InspectReport.json(
       state: load.state, at: load.at, now: o.at ?? now(), zone: o.timeZone ?? .current, unit: o.unit,
-      activeSprint: o.activeSprint, flowDays: o.flowDays, afterAt: load.tally.afterAsOf > 0 ? load.tally.afterAsOf : nil
-    )
+      activeSprint: o.activeSprint, flowDays: o.flowDays, sprintZones: ZoneBook.read(for: load.state),
+      afterAt: load.tally.afterAsOf > 0 ? load.tally.afterAsOf : nil)
     console.out(json.serialized(pretty: true))
   }
 

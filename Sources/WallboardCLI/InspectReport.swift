@@ -2,6 +2,7 @@ public import Projections
 public import WallboardCore
 internal import Widgets
 public import Wire
+internal import ZoneFiles
 
 /// The `inspect` JSON of `cli.md`, built from projections.
 public enum InspectReport {
@@ -13,21 +14,25 @@ public enum InspectReport {
   ///   - afterAt: how many events were set aside as dated after `--at`, when some were.
   public static func json(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
-    flowDays: Int = Flow.defaultDays, afterAt: Int? = nil
+    flowDays: Int = Flow.defaultDays, sprintZones: SprintZones = SprintZones(), afterAt: Int? = nil
   ) -> JSONValue {
-    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
-    let burndown = sprint.map { Burndown.compute(state: state, sprint: $0, at: at, boardZone: zone, unit: unit) }
-    let scope = BoardScope(state: state, sprint: sprint)
-    let tallies = Tally.compute(state: state, scope: scope)
-    let progress = Progress.compute(state: state, scope: scope)
-    let sources = SourceStatus.compute(state: state, now: now)
-    // Over the tallies' features, so that the last day's counts are the tallies.
-    let flow = Flow.compute(state: state, scope: scope, sprint: sprint, at: at, zone: zone, days: flowDays)
+    let settings = ViewSettings(unit: unit, activeSprint: activeSprint, flowDays: flowDays)
+    return json(
+      view: BoardView(state: state, at: at, now: now, zone: zone, settings: settings, sprintZones: sprintZones),
+      afterAt: afterAt)
+  }
 
+  /// The report of `view`: the frame the board shows (the same content, sources and banner).
+  public static func json(view: BoardView, afterAt: Int? = nil) -> JSONValue {
+    let c = view.content
+    let (state, at, zone) = (view.state, view.at, view.zone)
+    let (sprint, burndown, tallies, progress, sources) = (c.sprint, c.burndown, c.tallies, c.progress, view.sources)
+    // Over the tallies' features, so that the last day's counts are the tallies.
+    let flow = c.flow
     let header = HeaderModel(
-      projects: HeaderModel.projects(of: scope), workspace: HeaderModel.workspaceName(state), sprint: sprint,
+      projects: c.projects, workspace: HeaderModel.workspaceName(state), sprint: sprint,
       burndown: burndown, flow: sprint == nil ? flow : nil, at: at, zone: zone, filter: state.settings.filter,
-      missingSprint: state.missingSprint(preferred: activeSprint))
+      missingSprint: c.missingSprint)
     func num(_ d: Double) -> JSONValue { .number(d) }
     func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }
     func str(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
@@ -72,7 +77,7 @@ public enum InspectReport {
       JSONObject([
         ("at", .string(at.rfc3339)),
         ("title", .string(header.title)),
-        ("projects", .array(HeaderModel.projects(of: scope).map(JSONValue.string))),
+        ("projects", .array(c.projects.map(JSONValue.string))),
         ("sprint", sprintJSON),
         ("burndown", burndownJSON),
         (
@@ -144,9 +149,11 @@ public enum InspectReport {
                 ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
               ] + (afterAt.map { [("after_at", int($0))] } ?? [])))
         ),
-        ("active_sprint_error", str(state.missingSprint(preferred: activeSprint).map(Self.missingText))),
+        ("active_sprint_error", str(c.missingSprint.map(Self.missingText))),
+        // What the board says across its top, in its words (null: nothing).
+        ("banner", str(view.banner.map { BannerText.line($0, now: view.now, zone: zone) })),
         ("filter", filterJSON(state)),
-        ("declared_sprints", declaredJSON(state, at: at, zone: zone)),
+        ("declared_sprints", declaredJSON(state, at: at, zone: zone, sprintZones: c.sprintZones)),
       ]))
   }
 
@@ -167,10 +174,10 @@ public enum InspectReport {
 
   /// The sprints whose dates decide (`--sprint`), in the order declared, with their members now
   /// and whether their dates hold `at`.
-  static func declaredJSON(_ state: BoardState, at: Instant, zone: Zone) -> JSONValue {
+  static func declaredJSON(_ state: BoardState, at: Instant, zone: Zone, sprintZones: SprintZones) -> JSONValue {
     .array(
       state.sprintOrder.compactMap { state.sprints[$0] }.filter { $0.activation == .dates }.map { s in
-        let z = s.timeZone.flatMap(Zone.init) ?? zone
+        let z = sprintZones.zone(of: s, else: zone)
         let today = z.date(of: at)
         return .object(
           JSONObject([

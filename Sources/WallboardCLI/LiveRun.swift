@@ -8,6 +8,7 @@ internal import Projections
 internal import Raster
 internal import WallboardCore
 internal import Widgets
+internal import ZoneFiles
 
 /// `wallboard run`: follows the sources and redraws when the state changes (coalesced, at most
 /// 30 frames a second; a `png:` file at most once a second), once a second for the clock and the ages, and otherwise sleeps. Only the
@@ -125,6 +126,8 @@ struct LiveRun {
     /// that.
     var screenFrame: Canvas?
     var projections = ProjectionMemo()
+    // The sprints' zones, each file read once (the projections read none).
+    var zones = ZoneBook()
 
     while stop.requested() == nil {
       let inputs = inbox.take()
@@ -193,30 +196,27 @@ struct LiveRun {
         // The morning's output goes on before its first frame (a DRM flip on a CRTC that is
         // off is refused); the night's goes off after its black frame.
         if plan.power == true { _ = display.setPower(true) }
+        // One view of the board a frame, whichever renders it: its content made again only when
+        // the board or the day changed (`ProjectionMemo`).
+        let at = boardTime()
+        let view = BoardView(
+          content: projections.content(
+            state: store.state, version: store.version, at: at, zone: settings.zone,
+            settings: ViewSettings(
+              unit: settings.unit, activeSprint: settings.activeSprint, flowDays: settings.flowDays),
+            sprintZones: zones.zones(for: store.state)),
+          at: at, now: wall, restoredFrom: store.restoredFrom)
         if !traits.drawsPixels {
-          let (state, at, zone, restored) = (store.state, boardTime(), settings.zone, store.restoredFrom)
-          try present(
-            DisplayFrame(canvas: board, dirty: nil) { [options] in
-              TextBoard.render(
-                state: state, at: at, now: wall, zone: zone, unit: options.unit,
-                activeSprint: options.activeSprint, flowDays: options.flowDays, restoredFrom: restored)
-            }, on: display)
+          try present(DisplayFrame(canvas: board, dirty: nil) { TextBoard.render(view: view) }, on: display)
         } else if plan.draw, scene != nil {
           let started = clock.monotonic()
-          // The projections are made again only when the board or the day changed (`ProjectionMemo`).
-          let at = boardTime()
-          let projected = projections.projections(
-            state: store.state, version: store.version, at: at, zone: settings.zone, unit: settings.unit,
-            activeSprint: settings.activeSprint, flowDays: settings.flowDays)
-          let frame = FrameModel(
-            state: store.state, projected: projected, at: at, now: wall, zone: settings.zone,
-            reconnectAt: sources.reconnectAt, activeSprint: settings.activeSprint, restoredFrom: store.restoredFrom)
+          let frame = FrameModel(view: view, reconnectAt: sources.reconnectAt)
           // Taken out while it draws, so that it is the one reference (never copied).
           var drawn = scene!
           scene = nil
           // The panel goes where it covers neither the clock nor the banner. One that moved,
           // changed size or went away leaves nothing behind: the frame is then drawn in full.
-          if diagnostics.enabled { diagnostics.sources = SourceStatus.compute(state: store.state, now: wall) }
+          if diagnostics.enabled { diagnostics.sources = view.sources }
           let panelText = diagnostics.visible ? diagnostics.lines : []
           let panel =
             diagnostics.visible

@@ -1,5 +1,6 @@
 internal import Projections
 internal import WallboardCore
+internal import ZoneFiles
 
 /// The options a running board takes from the config file again on every reload, besides the
 /// scene (layout, themes, theme, variant, scale): the time zone, the burndown unit, the flow's

@@ -4,6 +4,7 @@ internal import Kiosk
 internal import Projections
 internal import Raster
 internal import WallboardCore
+internal import ZoneFiles
 
 /// One option of the command line: its name, the value it takes, its help line, and how it
 /// lands in `Options`. The table is the single source of parsing, `--config` and `--help`.

@@ -3,6 +3,7 @@ internal import PNG
 internal import Raster
 internal import WallboardCore
 internal import Widgets
+internal import ZoneFiles
 
 /// `wallboard snapshot`: renders one frame of the board to a PNG file: what `run` shows on a
 /// screen of `--size` under `--rotate`.
@@ -21,7 +22,7 @@ enum Snapshot {
     // without it, the ages and the staleness are real time.
     let frame = FrameModel(
       state: load.state, at: load.at, now: o.at ?? now, zone: zone, unit: o.unit, activeSprint: o.activeSprint,
-      flowDays: o.flowDays)
+      flowDays: o.flowDays, sprintZones: ZoneBook.read(for: load.state))
     let (width, height) = screen.canvasSize
     var board = Canvas(width: width, height: height, background: scene.theme.bg)
     _ = scene.draw(frame, into: &board)

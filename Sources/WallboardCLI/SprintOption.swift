@@ -1,5 +1,6 @@
 internal import Projections
 internal import WallboardCore
+internal import ZoneFiles
 
 /// `--sprint id=…,name=…,start=YYYY-MM-DD,end=YYYY-MM-DD[,label=…][,goal=…][,holidays=…]
 /// [,non_working=…][,tz=…][,features=…]`: a sprint the board is told of, since upstream Orchestra

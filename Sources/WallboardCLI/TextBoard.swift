@@ -14,21 +14,23 @@ public enum TextBoard {
   ///     it last heard anything (`BoardStore.restoredFrom`).
   public static func render(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, activeSprint: String? = nil,
-    flowDays: Int = Flow.defaultDays, restoredFrom: Instant? = nil
+    flowDays: Int = Flow.defaultDays, sprintZones: SprintZones = SprintZones(), restoredFrom: Instant? = nil
   ) -> String {
+    let settings = ViewSettings(unit: unit, activeSprint: activeSprint, flowDays: flowDays)
+    return render(
+      view: BoardView(
+        state: state, at: at, now: now, zone: zone, settings: settings, sprintZones: sprintZones,
+        restoredFrom: restoredFrom))
+  }
+
+  /// The text of `view`: the frame the pixel board shows (the same content, sources and banner).
+  public static func render(view: BoardView) -> String {
     var lines: [String] = []
-    let sprint = state.activeSprint(preferred: activeSprint, at: at, zone: zone)
-    let sources = SourceStatus.compute(state: state, now: now)
-    if let restoredFrom {
-      let day =
-        zone.date(of: restoredFrom) == zone.date(of: now) ? "" : "\(ClockText.dayMonth(zone.date(of: restoredFrom))) "
-      lines.append("!! Last known board — showing data from \(day)\(ClockText.hhmm(restoredFrom, zone))")
-    } else if let down = sources.first(where: { $0.status != .live && $0.status != .ended }) {
-      let since = down.lastHeard.map { " — showing data from \(ClockText.hhmm($0, zone))" } ?? ""
-      lines.append("!! Not connected: \(down.name) is \(down.status.rawValue)\(since)")
-    }
-    if let s = sprint {
-      let b = Burndown.compute(state: state, sprint: s, at: at, boardZone: zone, unit: unit)
+    let c = view.content
+    let (state, at, now, zone) = (view.state, view.at, view.now, view.zone)
+    let sources = view.sources
+    if let banner = view.banner { lines.append("!! " + BannerText.line(banner, now: now, zone: zone)) }
+    if let s = c.sprint, let b = c.burndown {
       lines.append(
         "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(ProgressText.daysLeft(b.daysLeft))  ·  \(ClockText.hhmm(at, zone)) \(zone.identifier)"
       )
@@ -51,19 +53,16 @@ public enum TextBoard {
           "  scope \(c.date): \(state.shownId(c.feature)) \(c.kind.rawValue) \(c.delta >= 0 ? "+" : "")\(Numbers.short(c.delta))"
         )
       }
-    } else if let missing = state.missingSprint(preferred: activeSprint) {
+    } else if let missing = c.missingSprint {
       lines.append("Sprint \(missing) not found (--active-sprint)")
     } else {
-      let f = Flow.compute(state: state, sprint: nil, at: at, zone: zone, days: flowDays)
-      lines.append(flowLine(f))
+      lines.append(flowLine(c.flow))
     }
     let f = state.settings.filter
     if !f.isEmpty { lines.append("Showing " + HeaderModel.scopeText(f, titleNamesProjects: false)) }
-    let scope = BoardScope(state: state, sprint: sprint)
-    let p = Progress.compute(state: state, scope: scope)
+    let p = c.progress
     lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.donePercent(p)) done)")
-    let tallies = Tally.compute(state: state, scope: scope)
-    lines.append(tallies.map { "\($0.label) \($0.count)" }.joined(separator: " · "))
+    lines.append(c.tallies.map { "\($0.label) \($0.count)" }.joined(separator: " · "))
     for s in sources {
       let age = " · " + SourceRow.age(s, now: now, at: at, zone: zone)
       // A source that wants a look says why (the files it cannot read are in its detail).

@@ -19,7 +19,7 @@ public struct FrameModel: Sendable {
   /// The board's clock.
   public var at: Instant
 
-  /// Builds the frame's models.
+  /// Builds the frame's models afresh (no kept content: a snapshot, a test).
   ///
   /// - Parameters:
   ///   - at: the board's clock (simulated time for the simulation), for the burndown and clock.
@@ -27,78 +27,68 @@ public struct FrameModel: Sendable {
   ///   - reconnectAt: when each source (by name) will try again, if it is waiting to.
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
   ///   - flowDays: the cumulative flow's window (`Flow.dayRange`), drawn when no sprint is active.
+  ///   - sprintZones: the zones the sprints name, as the caller read them (`ZoneBook`).
   ///   - restoredFrom: the board was restored from its journal and no source is live yet: the
   ///     time it last heard anything (`BoardStore.restoredFrom`).
   public init(
     state: BoardState, at: Instant, now: Instant, zone: Zone, unit: UnitChoice, staleAfter: Double = 30,
     reconnectAt: [String: Instant] = [:], activeSprint: String? = nil, flowDays: Int = Flow.defaultDays,
-    restoredFrom: Instant? = nil
+    sprintZones: SprintZones = SprintZones(), restoredFrom: Instant? = nil
   ) {
+    let settings = ViewSettings(unit: unit, activeSprint: activeSprint, flowDays: flowDays, staleAfter: staleAfter)
     self.init(
-      state: state,
-      projected: BoardProjections(
-        state: state, at: at, zone: zone, unit: unit, activeSprint: activeSprint, flowDays: flowDays),
-      at: at, now: now, zone: zone, staleAfter: staleAfter, reconnectAt: reconnectAt, activeSprint: activeSprint,
-      restoredFrom: restoredFrom)
+      view: BoardView(
+        state: state, at: at, now: now, zone: zone, settings: settings, sprintZones: sprintZones,
+        restoredFrom: restoredFrom),
+      reconnectAt: reconnectAt)
   }
 
-  /// Builds the frame's models around projections already made (`BoardProjections`, kept by a
-  /// `ProjectionMemo` while the board's content and the day stay the same): what reads the clock
-  /// — the clock itself, the ages, the sources' states, the banner — is made for `at` and `now`.
-  public init(
-    state: BoardState, projected p: BoardProjections, at: Instant, now: Instant, zone: Zone,
-    staleAfter: Double = 30, reconnectAt: [String: Instant] = [:], activeSprint: String? = nil,
-    restoredFrom: Instant? = nil
-  ) {
-    burndown = p.burndown
-    flow = p.flow
-    tallies = p.tallies
-    progress = p.progress
+  /// Builds the frame's models from the frame's view (`BoardView`), the one the text board and
+  /// `inspect` read too: its content kept while the board and the day stay the same, and what
+  /// reads the clock — the clock itself, the ages, the sources' states, the banner — made for the
+  /// view's `at` and `now`.
+  public init(view: BoardView, reconnectAt: [String: Instant] = [:]) {
+    let (c, state, at, now, zone) = (view.content, view.state, view.at, view.now, view.zone)
+    // The pixel board draws the flow only where no sprint is active (the burndown instead).
+    burndown = c.burndown
+    flow = c.sprint == nil ? c.flow : nil
+    tallies = c.tallies
+    progress = c.progress
     header = HeaderModel(
-      projects: p.projects, workspace: HeaderModel.workspaceName(state), sprint: p.sprint,
-      burndown: p.burndown, flow: p.flow, at: at, zone: zone,
-      filter: state.settings.filter, missingSprint: state.missingSprint(preferred: activeSprint))
-    let statuses = SourceStatus.compute(state: state, now: now, staleAfter: staleAfter)
-    sources = statuses.map { SourceRow($0, now: now, at: at, zone: zone, reconnectAt: reconnectAt[$0.name]) }
+      projects: c.projects, workspace: HeaderModel.workspaceName(state), sprint: c.sprint,
+      burndown: c.burndown, flow: flow, at: at, zone: zone,
+      filter: state.settings.filter, missingSprint: c.missingSprint)
+    sources = view.sources.map {
+      SourceRow($0, now: now, at: at, zone: zone, reconnectAt: reconnectAt[$0.name])
+    }
     recent = state.recent.suffix(8).reversed().map { t in
       RecentRow(
         featureId: state.shownId(FeatureKey(project: t.project, id: t.featureId)), title: t.title,
         to: StateLabel.of(t.to, project: t.project, in: state),
         age: Ages.when(t.at, at: at, zone: zone))
     }
-    // A source still connecting is not connected either: the banner says so from the first frame.
-    let troubled = statuses.filter { [.stale, .offline, .reconnecting, .connecting].contains($0.status) }
+    banner = view.banner.map { BannerText.line($0, now: now, zone: zone) }
+    pulse = (now.millis / 1000) % 2 == 0
+    self.at = at
+  }
+}
+
+/// The banner's words (`BoardBanner`), the same on the pixel board and the text board.
+public enum BannerText {
+  /// "Not connected — showing data from 14:02" (with the date when the data is older than
+  /// today), "Last known board — …", "No features in project web".
+  public static func line(_ banner: BoardBanner, now: Instant, zone: Zone) -> String {
     // The time alone when the data is from today; with the date when it is older.
     func since(_ t: Instant) -> String {
       zone.date(of: t) == zone.date(of: now)
         ? "showing data from \(ClockText.hhmm(t, zone))"
         : "showing data from \(ClockText.dayMonth(zone.date(of: t))) \(ClockText.hhmm(t, zone))"
     }
-    if let restoredFrom {
-      banner = "Last known board — " + since(restoredFrom)
-    } else if !troubled.isEmpty {
-      let heard = troubled.compactMap { $0.lastEventAt ?? $0.lastHeard }.min()
-      banner = "Not connected — " + (heard.map(since) ?? "no data yet")
-    } else if let unmatched = p.unmatchedProjects, !statuses.isEmpty,
-      !statuses.contains(where: { $0.status == .connecting })
-    {
-      banner = "No features in " + unmatched
-    } else {
-      banner = nil
+    switch banner {
+    case .restored(let from): return "Last known board — " + since(from)
+    case .notConnected(let dataFrom, _): return "Not connected — " + (dataFrom.map(since) ?? "no data yet")
+    case .noFeatures(let what): return "No features in " + what
     }
-    pulse = (now.millis / 1000) % 2 == 0
-    self.at = at
-  }
-}
-
-extension FrameModel {
-  /// "project nosuch" (or "projects a, b") when the filter names projects and the sources hold
-  /// no feature of any of them, so that such a board says so rather than look empty and calm;
-  /// nil otherwise.
-  static func unmatchedProjects(_ state: BoardState) -> String? {
-    let wanted = state.settings.filter.projects
-    guard !wanted.isEmpty, state.heldProjects.isDisjoint(with: wanted) else { return nil }
-    return (wanted.count == 1 ? "project " : "projects ") + wanted.joined(separator: ", ")
   }
 }
 
@@ -157,11 +147,6 @@ public struct HeaderModel: Hashable, Sendable {
 extension HeaderModel {
   /// The most projects the title names; more are counted there and named on the scope line.
   public static let titleProjects = 2
-
-  /// The projects the board counts: those of the scope's features, sorted.
-  public static func projects(of scope: BoardScope) -> [String] {
-    Set(scope.features.compactMap(\.projectId)).sorted()
-  }
 
   /// The workspace the board reads, by its folder's name: when every workspace source
   /// (`orchestra:`, `orchestra-db:` of a folder, `orchestra-md:`) reads one folder of that name.

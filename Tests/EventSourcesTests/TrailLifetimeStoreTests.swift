@@ -11,7 +11,7 @@ import WallboardCore
 @Suite("Audit-trail dates through the stores and the burndown", .serialized)
 struct TrailLifetimeStoreTests {
   typealias M = Make
-  typealias T = AuditTrailTests
+  typealias T = TrailText
   static let now = M.t("2026-11-09T12:00:00Z")
   static let created = "2026-10-28T09:00:00Z"
 

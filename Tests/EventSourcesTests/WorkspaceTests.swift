@@ -10,17 +10,6 @@ import WallboardCore
 /// Finding an Orchestra workspace's store, and reading its database as the plugin wrote it.
 @Suite("Orchestra workspace: the store and its database", .serialized)
 struct WorkspaceTests {
-  @Test func sha256MatchesTheStandardAndPython() throws {
-    #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-    #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-    for text in ["/home/ana/ws", String(repeating: "ü/", count: 300), "/"] {
-      let python = try Python.run(
-        "import hashlib, sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())", arguments: [text])
-      #expect(
-        SHA256.hex(Array(text.utf8)) == python.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.prefix(20))")
-    }
-  }
-
   @Test func pathsAreCleanedLikeGoWithoutFollowingLinks() {
     #expect(WorkspaceLocator.absolute("ws", from: "/home/ana") == "/home/ana/ws")
     #expect(WorkspaceLocator.absolute("./a//b/../c/", from: "/x") == "/x/a/c")

@@ -5,12 +5,12 @@
 import EventSources
 import Foundation
 import Layout
-import SQLite
 import Themes
 import WallboardCLI
 import WallboardCore
 import Widgets
 import Wire
+import WorkspaceFormats
 
 /// The decoders, by the name WALLBOARD_FUZZ_TARGET gives.
 enum FuzzTarget: String, CaseIterable {
@@ -85,13 +85,13 @@ enum FuzzTarget: String, CaseIterable {
         precondition((try? BoardCodec.decodeState(BoardCodec.encode(state))) == state, "a decoded board round-trips")
       }
     case .dbrow:
-      // The first byte: how many columns (0 … rowColumns + 1: rows too short and too long too)
+      // The first byte: how many columns (0 … historyColumns + 1: rows too short and too long too)
       // and whether the past is read from the body.
       let first = bytes.first ?? 0
       var row = DatabaseRow(Array(bytes.dropFirst()))
-      let count = Int(first & 0x7F) % (OrchestraDatabase.rowColumns + 2)
+      let count = Int(first & 0x7F) % (FeatureRow.historyColumns + 2)
       let values = (0..<count).map { _ in row.value() }
-      _ = OrchestraDatabase.decode(row: values, history: first & 0x80 == 0 ? (now: at, initialState: "backlog") : nil)
+      _ = FeatureRow(values: values).decode(history: first & 0x80 == 0 ? (now: at, initialState: "backlog") : nil)
     }
   }
 }
@@ -108,7 +108,7 @@ struct DatabaseRow {
     return out
   }
 
-  mutating func value() -> Value {
+  mutating func value() -> FeatureRow.Value {
     guard let type = bytes.popFirst() else { return .null }
     func word(_ b: [UInt8]) -> UInt64 { b.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
     switch type % 5 {

@@ -4,6 +4,7 @@ import Raster
 import TestSupport
 import Testing
 import WallboardCore
+import ZoneFiles
 
 @Suite("Night schedule")
 struct NightScheduleTests {

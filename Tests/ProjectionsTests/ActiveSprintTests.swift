@@ -2,6 +2,7 @@ import Projections
 import TestSupport
 import Testing
 import WallboardCore
+import ZoneFiles
 
 /// The active sprint: forced, named by a snapshot, by date for declared sprints, by their
 /// events for the others.
@@ -49,7 +50,10 @@ struct ActiveSprintTests {
   @Test func theDayIsTheSprintsOwnZoneElseTheBoards() {
     // 2026-11-13T23:30Z is already the 14th in Berlin: s1 has ended there.
     let berlin = Self.board([Self.declared("s1", "2026-11-02", "2026-11-13", tz: "Europe/Berlin")])
-    #expect(berlin.activeSprint(at: M.t("2026-11-13T23:30:00Z"), zone: .utc) == nil)
+    let zones = ZoneBook.read(for: berlin)
+    #expect(berlin.activeSprint(at: M.t("2026-11-13T23:30:00Z"), zone: .utc, sprintZones: zones) == nil)
+    // The projections read no zone file: a zone not given is the board's.
+    #expect(berlin.activeSprint(at: M.t("2026-11-13T23:30:00Z"), zone: .utc)?.id == "s1")
     let board = Self.board([Self.s1])
     #expect(board.activeSprint(at: M.t("2026-11-13T23:30:00Z"), zone: .utc)?.id == "s1")
     #expect(board.activeSprint(at: M.t("2026-11-13T23:30:00Z"), zone: Zone("Europe/Berlin")!) == nil)

@@ -2,6 +2,7 @@ import Projections
 import TestSupport
 import Testing
 import WallboardCore
+import ZoneFiles
 
 /// The burndown of `reference/burndown.md`, case by case.
 @Suite("Burndown and burnup")
@@ -28,7 +29,8 @@ struct BurndownTests {
   static func burndown(_ events: [Event], at: String, zone: Zone = .utc, unit: UnitChoice = .auto) throws -> Burndown {
     let s = M.state(events)
     let sprint = try #require(s.activeSprint())
-    return Burndown.compute(state: s, sprint: sprint, at: M.t(at), boardZone: zone, unit: unit)
+    return Burndown.compute(
+      state: s, sprint: sprint, at: M.t(at), boardZone: zone, sprintZones: ZoneBook.read(for: s), unit: unit)
   }
 
   @Test func workedExample() throws {

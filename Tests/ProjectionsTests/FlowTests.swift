@@ -2,6 +2,7 @@ import Projections
 import TestSupport
 import Testing
 import WallboardCore
+import ZoneFiles
 
 @Suite("Cumulative flow and throughput")
 struct FlowTests {

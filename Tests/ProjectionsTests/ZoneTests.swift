@@ -4,6 +4,7 @@ import Testing
 import WallboardCore
 
 @testable import Projections
+@testable import ZoneFiles
 
 /// Zones read from tzdata's files by `TZif`, checked against Python's `zoneinfo` and Foundation's
 /// `TimeZone`, and the POSIX rules against their known transitions.

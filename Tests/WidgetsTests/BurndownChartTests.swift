@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import WallboardCore
 import Widgets
+import ZoneFiles
 
 /// The burndown says what happened: steps at the moments work changed, scope changes apart from
 /// burn, on their own day, an axis that fits, a legend.
@@ -39,7 +40,7 @@ struct BurndownChartTests {
   static func burndown(at: String = "2026-11-27T00:00:00Z") throws -> Burndown {
     let s = M.state(events())
     let sprint = try #require(s.sprints["s1"])
-    return Burndown.compute(state: s, sprint: sprint, at: M.t(at), boardZone: .utc)
+    return Burndown.compute(state: s, sprint: sprint, at: M.t(at), boardZone: .utc, sprintZones: ZoneBook.read(for: s))
   }
 
   @Test func stepsAreTheMomentsWorkChangedScopeApartFromBurn() throws {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import WallboardCore
 import Widgets
+import ZoneFiles
 
 /// Issue 21, item 7: an idle board holding 100,000 features cost a third of a core, every
 /// frame projecting the whole board again for a clock that had moved by a second. The run loop
@@ -35,8 +36,8 @@ import Widgets
 
   /// The frame at `at` as the run loop makes it.
   static func frame(_ store: BoardStore, _ memo: inout ProjectionMemo, at: Instant) -> FrameModel {
-    let p = memo.projections(state: store.state, version: store.version, at: at, zone: .utc, unit: .auto)
-    return FrameModel(state: store.state, projected: p, at: at, now: at, zone: .utc)
+    let c = memo.content(state: store.state, version: store.version, at: at, zone: .utc, settings: ViewSettings())
+    return FrameModel(view: BoardView(content: c, at: at, now: at))
   }
 
   @Test(arguments: [(100, false), (100_000, false), (100, true), (100_000, true)])
@@ -99,8 +100,8 @@ import Widgets
     var memo = ProjectionMemo()
     for s in 0..<60 {
       let at = Self.start.adding(seconds: Double(s))
-      let kept = memo.projections(state: store.state, version: store.version, at: at, zone: .utc, unit: .auto)
-      let fresh = BoardProjections(state: store.state, at: at, zone: .utc, unit: .auto)
+      let kept = memo.content(state: store.state, version: store.version, at: at, zone: .utc, settings: ViewSettings())
+      let fresh = BoardContent(state: store.state, at: at, zone: .utc, settings: ViewSettings())
       #expect(kept.flow == fresh.flow, "at +\(s) s")
       #expect(kept.tallies == fresh.tallies, "at +\(s) s")
       #expect(kept.progress == fresh.progress, "at +\(s) s")
@@ -112,10 +113,10 @@ import Widgets
   @Test func whatTheProjectionsReadBesidesTheStateIsInTheKey() {
     let store = Self.store(100, sprint: true)
     var memo = ProjectionMemo()
-    func at(_ s: Double, unit: UnitChoice = .auto, sprint: String? = nil, zone: Zone = .utc) -> BoardProjections {
-      memo.projections(
-        state: store.state, version: store.version, at: Self.start.adding(seconds: s), zone: zone, unit: unit,
-        activeSprint: sprint)
+    func at(_ s: Double, unit: UnitChoice = .auto, sprint: String? = nil, zone: Zone = .utc) -> BoardContent {
+      memo.content(
+        state: store.state, version: store.version, at: Self.start.adding(seconds: s), zone: zone,
+        settings: ViewSettings(unit: unit, activeSprint: sprint))
     }
     _ = at(0)
     #expect(at(1, unit: .count).burndown?.unit == .count)

@@ -1,6 +1,7 @@
 internal import Foundation
-public import WallboardCore
+internal import WallboardCore
 internal import Wire
+public import WorkspaceFormats
 
 /// Reads an Orchestra workspace's markdown tree `<ws>/.projects/` as plugin-storage-markdown
 /// writes it (`orchestra-storage.md` §2): every `<slug>/features/*.md`, its front matter as a
@@ -24,13 +25,8 @@ public struct MarkdownWorkspace: Sendable {
     public init() {}
   }
 
-  /// Which writer made a file.
-  public enum Variant: Hashable, Sendable {
-    /// plugin-storage-markdown (and the DualStorage mirror): yaml.v3 front matter, sidecars.
-    case plugin
-    /// The `export_markdown` tool's snapshot: hand-made front matter, no labels or versions.
-    case exportMarkdown
-  }
+  /// Which writer made a file (`FeatureFile.Variant`).
+  public typealias Variant = FeatureFile.Variant
 
   /// A feature file on disk, as listed: where, which project, and its stamps.
   public struct Entry: Hashable, Sendable {
@@ -41,39 +37,11 @@ public struct MarkdownWorkspace: Sendable {
     public var sidecar: FileStamp?
   }
 
-  /// One feature file as read.
-  public struct Record: Hashable, Sendable {
-    public var path: String
-    public var feature: Feature
-    /// The storage version: the sidecar's number (0 without one); front-matter `version` is not it.
-    public var version: Int
-    /// The markdown body (front matter and framing removed): its last `maxBodyBytes` at most,
-    /// where the audit trail is.
-    public var body: String
-    /// Whether the body's start was cut.
-    public var bodyTruncated: Bool
-    public var variant: Variant
-    /// The file's modification time, for a feature without `updated_at`.
-    public var modified: Instant
-  }
+  /// One feature file as read (`FeatureFile.Record`).
+  public typealias Record = FeatureFile.Record
 
-  /// A file that could not be read: which, the line when known, and why.
-  public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var problem: String
-    /// Whether reading it again may succeed (an empty or unterminated file: a write in progress).
-    public var mayBeTorn: Bool
-
-    public init(file: String, line: Int? = nil, problem: String, mayBeTorn: Bool = false) {
-      self.file = file
-      self.line = line
-      self.problem = problem
-      self.mayBeTorn = mayBeTorn
-    }
-
-    public var description: String { line.map { "\(file):\($0): \(problem)" } ?? "\(file): \(problem)" }
-  }
+  /// A file that could not be read (`FeatureFile.Problem`).
+  public typealias Problem = FeatureFile.Problem
 
   /// What is on disk now: the feature files and the folders they are in.
   public struct Listing: Hashable, Sendable {
@@ -178,8 +146,9 @@ public struct MarkdownWorkspace: Sendable {
     case .failure(let other): return .failure(Problem(file: entry.path, problem: other.description))
     }
     let stem = String(entry.path.split(separator: "/").last!.dropLast(3))
-    let parsed = Self.record(
-      bytes, path: entry.path, stem: stem, project: entry.project, limits: limits,
+    let parsed = FeatureFile.record(
+      bytes, path: entry.path, stem: stem, project: entry.project,
+      limits: FeatureFile.Limits(maxBodyBytes: limits.maxBodyBytes, frontMatter: limits.frontMatter),
       modified: entry.stamp.modified)
     guard case .success(var record) = parsed else { return parsed }
     if record.variant == .plugin { record.version = MarkdownTree.sidecarVersion(entry.path + ".version") }

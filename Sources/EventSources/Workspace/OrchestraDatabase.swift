@@ -1,6 +1,6 @@
 public import SQLite
 public import WallboardCore
-internal import Wire
+public import WorkspaceFormats
 
 /// Reads the storage plugin's SQLite database (`orchestra-storage.md` §1), read-only.
 ///
@@ -26,23 +26,12 @@ public final class OrchestraDatabase {
     public var at: Instant?
   }
 
-  /// A feature row that could not be read as a feature: the id and why.
-  public struct RowProblem: Error, Hashable, Sendable {
-    public var id: String
-    public var problem: String
-    /// The row's project, when it could be read.
-    public var project: String? = nil
-    /// The row was read, and only a value in it set aside (an audit-trail date outside the
-    /// feature's lifetime): a report, not an unreadable row.
-    public var kept = false
-
-    /// `project/id`, or the id alone: how a diagnostic names the row.
-    public var name: String { project.map { "\($0)/\(id)" } ?? id }
-  }
+  /// A feature row that could not be read as a feature (`FeatureRow.Problem`).
+  public typealias RowProblem = FeatureRow.Problem
 
   /// The largest value read from a workspace database (a body, a JSON column); a row that
   /// holds a longer one is a problem naming the column and its size, and costs no other row.
-  public static let maxValueBytes = 256 * 1024
+  public static let maxValueBytes = FeatureRow.maxValueBytes
 
   /// The most features one read returns (the board keeps at most 100,000): the first by project
   /// and id; how many more there were is said (`leftOut`).
@@ -83,13 +72,8 @@ public final class OrchestraDatabase {
   /// open it again. Always false for a connection that sees every commit.
   public func fileChanged() -> Bool { db.fileChanged() }
 
-  static let wanted = [
-    "id", "project_id", "title", "status", "priority", "kind", "assignee", "estimate", "labels", "version",
-    "created_at", "updated_at", "depends_on",
-  ]
-
   private var selectList: String {
-    Self.wanted.map { columns.contains($0) ? $0 : "NULL" }.joined(separator: ", ")
+    FeatureRow.columns.map { columns.contains($0) ? $0 : "NULL" }.joined(separator: ", ")
   }
 
   /// The most characters of a body read for its audit trail: its end, where the newest entries
@@ -141,12 +125,12 @@ public final class OrchestraDatabase {
     var past: [FeatureKey: [StatusMove]] = [:]
     out.reserveCapacity(rows.count)
     for row in rows {
-      let (read, moves, setAside) = Self.decode(row: row.values, oversize: row.oversize, history: history)
-      if let setAside { problems.append(setAside) }
-      switch read {
+      let decoded = Self.row(row).decode(history: history)
+      if let setAside = decoded.setAside { problems.append(setAside) }
+      switch decoded.feature {
       case .success(let f):
         out.append(f)
-        if !moves.isEmpty { past[f.key] = moves }
+        if !decoded.history.isEmpty { past[f.key] = decoded.history }
       case .failure(let p): problems.append(p)
       }
     }
@@ -160,7 +144,7 @@ public final class OrchestraDatabase {
     let rows = try db.rows(
       "SELECT \(selectList) FROM features WHERE id = ?\(order)", [.text(id)], keeping: Self.maxFeatures
     ).rows
-    return rows.map { Self.feature($0.values, oversize: $0.oversize) }
+    return rows.map { Self.row($0).feature() }
   }
 
   /// The change-log rows after `cursor`, oldest first (at most `maxChanges`); nil without a
@@ -174,7 +158,7 @@ public final class OrchestraDatabase {
     ).rows.map(\.values).map { r in
       Change(
         id: r[0].integer ?? 0, entityType: r[1].text ?? "", entityID: r[2].text ?? "", action: r[3].text ?? "",
-        at: r[4].text.flatMap(Self.instant))
+        at: r[4].text.flatMap(StoreTime.instant))
     }
   }
 
@@ -183,7 +167,7 @@ public final class OrchestraDatabase {
   public func lastChangeTime() throws(SQLiteError) -> Instant? {
     guard hasChangeLog else { return nil }
     return try db.rows("SELECT timestamp FROM change_log ORDER BY id DESC LIMIT 1", keeping: 1).rows.first?
-      .values[0].text.flatMap(Self.instant)
+      .values[0].text.flatMap(StoreTime.instant)
   }
 
   /// The last change-log id (0 when empty); nil without a change log.
@@ -206,118 +190,18 @@ public final class OrchestraDatabase {
 
   // MARK: Rows → features
 
-  /// The number of columns a feature row read with `history` has: `wanted`, then the body's end
-  /// and whether it was cut.
-  public static let rowColumns = wanted.count + 2
-
-  /// One row of the feature query as a feature and, when `history` is given, its past from the
-  /// body's audit trail (columns `wanted`, then the body's end and whether it was cut), and what
-  /// the trail held that was set aside (a `kept` problem naming the date). A row of another
-  /// width, or one with a value over the cap (`oversize`), is a problem, never a trap.
-  public static func decode(
-    row: [Value], oversize: [Database.Oversize] = [], history: (now: Instant, initialState: String)?
-  ) -> (Result<Feature, RowProblem>, [StatusMove], RowProblem?) {
-    guard row.count >= wanted.count else {
-      return (.failure(RowProblem(id: "?", problem: "a row of \(row.count) columns, not \(wanted.count)")), [], nil)
-    }
-    let read = feature(row, oversize: oversize)
-    guard case .success(let f) = read, let (now, initial) = history, row.count >= rowColumns else {
-      return (read, [], nil)
-    }
-    let trail: AuditTrail.Parsed
-    let cut = row[wanted.count + 1].integer == 1
-    switch row[wanted.count] {
-    case .text(let body): trail = AuditTrail.parse(body, tail: cut)
-    case .blob(let bytes): trail = bytes.withUnsafeBufferPointer { AuditTrail.parse($0, tail: cut) }
-    default: trail = AuditTrail.Parsed(moves: [], truncated: false)
-    }
-    let past = AuditTrail.history(
-      trail, createdAt: f.createdAt, updatedAt: f.updatedAt, status: f.status, initialState: initial, now: now)
-    let setAside = past.problem(createdAt: f.createdAt, now: now).map {
-      RowProblem(id: f.id, problem: $0, project: f.projectId, kept: true)
-    }
-    return (read, past.moves, setAside)
-  }
-
-  /// A row of `wanted` columns as a feature of the contract; one with values over the cap is
-  /// a problem naming each such column and its size.
-  static func feature(_ r: [Value], oversize: [Database.Oversize] = []) -> Result<Feature, RowProblem> {
-    let fields: Result<Feature, RowProblem>
-    if oversize.isEmpty {
-      fields = featureFields(r)
-    } else {
-      let named = oversize.map { o in
-        "\(o.index < wanted.count ? wanted[o.index] : o.column) holds \(o.bytes) bytes"
-      }
-      fields = .failure(
-        RowProblem(
-          id: r[0].text.map { String($0.prefix(utf8Bytes: 256)) } ?? "?",
-          problem: "\(named.joined(separator: ", ")): more than the \(maxValueBytes) a value may hold"))
-    }
-    return fields.mapError { p in
-      var p = p
-      if let project = r[1].text, !project.isEmpty { p.project = String(project.prefix(utf8Bytes: 256)) }
-      return p
-    }
-  }
-
-  static func featureFields(_ r: [Value]) -> Result<Feature, RowProblem> {
-    guard let id = r[0].text, !id.isEmpty, id.utf8.count <= 256 else {
-      return .failure(RowProblem(id: r[0].text ?? "?", problem: "id is missing, empty or longer than 256 bytes"))
-    }
-    func text(_ i: Int, max: Int = 1024) -> String? {
-      guard let s = r[i].text, !s.isEmpty else { return nil }
-      return s.prefix(utf8Bytes: max)
-    }
-    func list(_ i: Int, _ name: String, max: Int) -> Result<[String], RowProblem> {
-      switch r[i] {
-      case .null: return .success([])
-      case .text(let json):
-        guard let parsed = Self.stringList(json, max: max) else {
-          return .failure(RowProblem(id: id, problem: "\(name) are not a JSON list of strings: \(json.prefix(80))"))
+  /// A row as the pure decoder's values (`FeatureRow`, in WorkspaceFormats).
+  static func row(_ row: Database.Row) -> FeatureRow {
+    FeatureRow(
+      values: row.values.map { v in
+        switch v {
+        case .null: .null
+        case .integer(let i): .integer(i)
+        case .real(let d): .real(d)
+        case .text(let s): .text(s)
+        case .blob(let b): .blob(b)
         }
-        return .success(parsed)
-      default: return .failure(RowProblem(id: id, problem: "\(name) are not text"))
-      }
-    }
-    let labels: [String]
-    let dependsOn: [String]
-    switch (list(8, "labels", max: 256), list(12, "depends_on", max: Feature.maxDependencies)) {
-    case (.failure(let p), _), (_, .failure(let p)): return .failure(p)
-    case (.success(let l), .success(let d)):
-      labels = l
-      dependsOn = d
-    }
-    var f = Feature(
-      id: id, projectId: text(1, max: 256), title: text(2, max: 4096) ?? "",
-      status: text(3, max: 256) ?? "backlog", priority: text(4), kind: text(5), assignee: text(6), labels: labels,
-      estimate: text(7))
-    f.createdAt = text(10).flatMap(Self.instant)
-    f.updatedAt = text(11).flatMap(Self.instant)
-    f.dependsOn = dependsOn
-    return .success(f)
-  }
-
-  /// `["sprint:s1","area:ui"]` (Go's `json.Marshal`, HTML-escaped) → the labels or dependencies;
-  /// at most `max` items of at most 1024 bytes, empty ones dropped.
-  static func stringList(_ json: String, max: Int) -> [String]? {
-    guard json != "[]", !json.isEmpty else { return [] }
-    guard case .array(let items)? = try? JSONParser.parse(json, limits: JSONLimits(maxDepth: 2)), items.count <= max
-    else { return nil }
-    var out: [String] = []
-    for item in items {
-      guard case .string(let s) = item, s.utf8.count <= 1024 else { return nil }
-      if !s.isEmpty { out.append(s) }
-    }
-    return out
-  }
-
-  /// Both timestamp forms upstream writes: RFC 3339 (`2026-03-08T16:53:37Z`), and SQLite's
-  /// `datetime('now')` (`2026-03-08 16:53:37`, UTC).
-  static func instant(_ s: String) -> Instant? {
-    if let t = try? Instant(rfc3339: s) { return t }
-    let b = Array(s.utf8)
-    guard b.count == 19, b[10] == UInt8(ascii: " ") else { return nil }
-    return try? Instant(rfc3339: String(s.prefix(10)) + "T" + String(s.suffix(8)) + "Z")
+      },
+      oversize: row.oversize.map { FeatureRow.Oversize(index: $0.index, column: $0.column, bytes: $0.bytes) })
   }
 }

@@ -1,6 +1,7 @@
 public import Clock
 internal import Foundation
 public import WallboardCore
+internal import WorkspaceFormats
 
 /// How the markdown source waits for the tree to change: the shared `FileWatcher` (inotify,
 /// with a polling fallback) conforms; the seam keeps the source testable without it.

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Wire
+internal import WorkspaceFormats
 
 /// Where an Orchestra workspace keeps its truth (`orchestra-storage.md` §1a, §2a): the storage
 /// plugin's SQLite database under `~/.orchestra/db/`, else the markdown tree `<ws>/.projects/`.

@@ -1,6 +1,7 @@
 internal import SQLite
 public import WallboardCore
 internal import Wire
+internal import WorkspaceFormats
 
 /// The workflows a workspace's features follow (`orchestra-storage.md` §1g): the workspace's own
 /// file (`.projects/.workflow/*.yaml`, `WorkflowFile`) or upstream's 7 states for every project,

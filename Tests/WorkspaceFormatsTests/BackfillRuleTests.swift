@@ -1,13 +1,13 @@
-import EventSources
 import TestSupport
 import Testing
 import WallboardCore
+import WorkspaceFormats
 
 /// `AuditTrail.backfill`: from a body and its timestamps to the moves a board's history starts with.
 @Suite("Audit trail: the backfill rule")
 struct BackfillRuleTests {
   typealias M = Make
-  typealias T = AuditTrailTests
+  typealias T = TrailText
 
   static let now = M.t("2026-03-20T00:00:00Z")
 
@@ -26,7 +26,7 @@ struct BackfillRuleTests {
 
   @Test func aFeatureLifeFromItsTrail() {
     // Done at the approval; updated_at is the same second (a separate NowISO call).
-    let moves = Self.backfill(T.current, updated: "2026-03-11T10:00:00Z", status: "done")
+    let moves = Self.backfill(AuditTrailTests.current, updated: "2026-03-11T10:00:00Z", status: "done")
     #expect(
       moves
         == Self.moves([

@@ -109,7 +109,7 @@ public enum FrontMatterValue: Hashable, Sendable {
   public var text: String? {
     switch self {
     case .string(let s): return s
-    case .number(let d): return formatNumber(d)
+    case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     case .bool(let b): return b ? "true" : "false"
     case .null, .list: return nil
     }

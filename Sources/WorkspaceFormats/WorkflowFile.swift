@@ -1,4 +1,3 @@
-internal import Foundation
 public import WallboardCore
 
 /// A workspace's own workflow: the first `*.yaml` (or `*.yml`) in `<ws>/.projects/.workflow/`, by
@@ -35,6 +34,12 @@ public enum WorkflowFile {
     public var line: Int
     public var problem: String
     public var description: String { line > 0 ? "\(file):\(line): \(problem)" : "\(file): \(problem)" }
+
+    public init(file: String, line: Int, problem: String) {
+      self.file = file
+      self.line = line
+      self.problem = problem
+    }
   }
 
   /// The workflow file of the workspace whose `.projects/` folder is `tree`, if it has one.
@@ -121,29 +126,5 @@ public enum WorkflowFile {
       }
     }
     throw Problem(file: file, line: node.line, problem: "\(what) must be true or false")
-  }
-}
-
-extension WorkflowFile {
-  /// The workflow a workspace's features follow: its own file's when it has one and the file
-  /// reads, else upstream's 7 states. A file that does not read is named in `problem` (and the
-  /// board falls back to upstream's states rather than show none).
-  public static func load(tree: String) -> (workflow: Workflow, file: String?, problem: Problem?) {
-    let list: (String) -> [String]? = { dir in
-      guard WorkspaceLocator.isDirectory(dir) else { return nil }
-      return (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? nil
-    }
-    guard let file = path(inTree: tree, list: list) else { return (.upstream, nil, nil) }
-    let bytes: [UInt8]
-    switch MarkdownTree.read(file, limit: maxBytes) {
-    case .success(let b): bytes = b
-    case .failure(.missing): return (.upstream, nil, nil)  // gone since it was listed
-    case .failure(.tooLarge(let n)):
-      return (.upstream, file, Problem(file: file, line: 0, problem: "\(n) bytes: larger than \(maxBytes)"))
-    case .failure(let other): return (.upstream, file, Problem(file: file, line: 0, problem: other.description))
-    }
-    do throws(Problem) { return (try parse(bytes, file: file), file, nil) } catch {
-      return (.upstream, file, error)
-    }
   }
 }

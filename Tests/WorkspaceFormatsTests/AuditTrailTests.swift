@@ -1,7 +1,7 @@
-import EventSources
 import TestSupport
 import Testing
 import WallboardCore
+import WorkspaceFormats
 
 /// The audit trail in a feature's body (`orchestra-storage.md` §4), each generation built the way
 /// its tools append it (`body += "\n\n---\n" + …`).
@@ -9,26 +9,7 @@ import WallboardCore
 struct AuditTrailTests {
   typealias M = Make
 
-  /// The body `create_feature` writes.
-  static let created = "# Login page\n\nUsers sign in with their email.\n"
-
-  // The entries, as the tools' format strings write them.
-  static func gated(_ from: String, _ to: String, _ ts: String, _ evidence: String) -> String {
-    "\n\n---\n**\(from) -> \(to)** (\(ts)):\n\(evidence)\n"
-  }
-  static func skipped(_ from: String, _ to: String, _ ts: String, kind: String) -> String {
-    "\n\n---\n**\(from) -> \(to)** (\(ts)): Gate skipped for kind=\(kind)\n"
-  }
-  static func rejected(_ from: String, _ ts: String, _ reason: String) -> String {
-    "\n\n---\n**Rejected (\(from) -> needs-edits)** (\(ts)): \(reason)\n"
-  }
-  static func review(_ status: String, _ ts: String, _ comment: String) -> String {
-    "\n\n---\n**Review (\(status))** (\(ts)): \(comment)\n"
-  }
-  static func selfReview(_ from: String, _ ts: String, _ evidence: String) -> String {
-    "\n\n---\n**Self-Review (\(from) -> in-review)** (\(ts)):\n\(evidence)"
-  }
-  static func note(_ ts: String, _ text: String) -> String { "\n\n## Note (\(ts))\n\n\(text)\n" }
+  typealias T = TrailText
 
   static func move(_ from: String, _ to: String, _ ts: String?) -> TrailMove {
     TrailMove(from: from, to: to, at: ts.map(M.t))
@@ -36,18 +17,18 @@ struct AuditTrailTests {
 
   /// A feature's life under tools ≥ v1.0.3, evidence in the shapes agents write.
   static let current =
-    created
-    + gated(
+    T.created
+    + T.gated(
       "in-progress", "in-testing", "2026-03-10T10:15:02Z",
       "## Changes\n- `internal/svc/session.go`\n- **svc package** (internal/svc): a new store\n**Note:** no schema change"
     )
-    + gated("in-testing", "in-docs", "2026-03-10T11:00:00Z", "## Results\n- `session_test.go`: 14 passed")
-    + note("2026-03-10T11:30:00Z", "**in-docs -> done** (2026-03-10T11:30:00Z): not an entry, a note")
-    + gated("in-docs", "in-review", "2026-03-10T12:00:00Z", "## Docs\n- `docs/login.md`")
-    + rejected("in-review", "2026-03-10T13:00:00Z", "The error message is wrong")
-    + gated("in-progress", "in-testing", "2026-03-11T09:00:00Z", "## Changes\n- `internal/svc/errors.go`")
-    + skipped("in-testing", "in-review", "2026-03-11T09:30:00Z", kind: "bug")
-    + review("approved", "2026-03-11T10:00:00Z", "Ship it")
+    + T.gated("in-testing", "in-docs", "2026-03-10T11:00:00Z", "## Results\n- `session_test.go`: 14 passed")
+    + T.note("2026-03-10T11:30:00Z", "**in-docs -> done** (2026-03-10T11:30:00Z): not an entry, a note")
+    + T.gated("in-docs", "in-review", "2026-03-10T12:00:00Z", "## Docs\n- `docs/login.md`")
+    + T.rejected("in-review", "2026-03-10T13:00:00Z", "The error message is wrong")
+    + T.gated("in-progress", "in-testing", "2026-03-11T09:00:00Z", "## Changes\n- `internal/svc/errors.go`")
+    + T.skipped("in-testing", "in-review", "2026-03-11T09:30:00Z", kind: "bug")
+    + T.review("approved", "2026-03-11T10:00:00Z", "Ship it")
 
   @Test func theCurrentGenerationIsReadInBodyOrder() {
     let parsed = AuditTrail.parse(Self.current)
@@ -66,10 +47,10 @@ struct AuditTrailTests {
 
   @Test func versionOneZeroFreeMovesAndSelfReviews() {
     let body =
-      Self.created + Self.gated("todo", "in-progress", "2026-03-02T09:00:00Z", "starting")
-      + Self.selfReview("in-progress", "2026-03-02T15:00:00Z", "## Summary\nAll done.")
-      + Self.review("needs-edits", "2026-03-03T09:00:00Z", "Missing tests")
-      + Self.gated("needs-edits", "in-progress", "2026-03-03T10:00:00Z", "addressing")
+      T.created + T.gated("todo", "in-progress", "2026-03-02T09:00:00Z", "starting")
+      + T.selfReview("in-progress", "2026-03-02T15:00:00Z", "## Summary\nAll done.")
+      + T.review("needs-edits", "2026-03-03T09:00:00Z", "Missing tests")
+      + T.gated("needs-edits", "in-progress", "2026-03-03T10:00:00Z", "addressing")
     #expect(
       AuditTrail.parse(body).moves == [
         Self.move("todo", "in-progress", "2026-03-02T09:00:00Z"),
@@ -81,7 +62,7 @@ struct AuditTrailTests {
 
   @Test func versionZeroOneEntriesHaveNoTime() {
     let body =
-      Self.created + "\n\n---\n**todo -> in-progress**: picked up" + "\n\n---\n**in-progress -> review**: PR #12"
+      T.created + "\n\n---\n**todo -> in-progress**: picked up" + "\n\n---\n**in-progress -> review**: PR #12"
       + "\n\n---\n**Rejected (review -> needs-edits)**: flaky test" + "\n\n---\n**Review (approved)**: fine"
     #expect(
       AuditTrail.parse(body).moves == [
@@ -112,7 +93,7 @@ struct AuditTrailTests {
     "\n\n## Note (2026-03-10T10:00:00Z)\n\n---\n",
   ])
   func whatIsNotAnEntryIsNoMove(_ tail: String) {
-    #expect(AuditTrail.parse(Self.created + tail).moves == [], "\(tail.debugDescription)")
+    #expect(AuditTrail.parse(T.created + tail).moves == [], "\(tail.debugDescription)")
   }
 
   @Test func crlfLineEndsReadLikeLF() {
@@ -134,17 +115,17 @@ struct AuditTrailTests {
   @Test func aBodyPastTheCapIsReadFromItsEnd() {
     let filler = String(repeating: "lorem ipsum dolor sit amet\n", count: AuditTrail.maxBodyBytes / 27 + 10)
     let body =
-      Self.created + Self.gated("in-progress", "in-testing", "2026-03-10T10:00:00Z", "old") + filler
-      + Self.gated("in-testing", "in-review", "2026-03-12T10:00:00Z", "new")
+      T.created + T.gated("in-progress", "in-testing", "2026-03-10T10:00:00Z", "old") + filler
+      + T.gated("in-testing", "in-review", "2026-03-12T10:00:00Z", "new")
     let parsed = AuditTrail.parse(body)
     #expect(parsed.truncated)
     #expect(parsed.moves == [Self.move("in-testing", "in-review", "2026-03-12T10:00:00Z")])
   }
 
   @Test func atMostMaxEntriesTheNewestKept() {
-    var body = Self.created
+    var body = T.created
     for i in 0..<(AuditTrail.maxEntries + 3) {
-      body += i % 2 == 0 ? Self.rejected("in-review", "2026-03-10T10:00:00Z", "\(i)") : "\n\n---\n**x -> y**: \(i)"
+      body += i % 2 == 0 ? T.rejected("in-review", "2026-03-10T10:00:00Z", "\(i)") : "\n\n---\n**x -> y**: \(i)"
     }
     let parsed = AuditTrail.parse(body)
     #expect(parsed.truncated)
@@ -154,10 +135,10 @@ struct AuditTrailTests {
   }
 
   @Test func aBodyWithoutTrailAndAnEmptyOne() {
-    #expect(AuditTrail.parse(Self.created) == AuditTrail.Parsed(moves: [], truncated: false))
+    #expect(AuditTrail.parse(T.created) == AuditTrail.Parsed(moves: [], truncated: false))
     #expect(AuditTrail.parse("") == AuditTrail.Parsed(moves: [], truncated: false))
     // The first entry appended to an empty body, and a body that begins with its separator.
-    #expect(AuditTrail.parse(Self.review("approved", "2026-03-10T10:00:00Z", "ok")).moves.count == 1)
+    #expect(AuditTrail.parse(T.review("approved", "2026-03-10T10:00:00Z", "ok")).moves.count == 1)
     #expect(AuditTrail.parse("---\n**todo -> done**: x").moves == [Self.move("todo", "done", nil)])
   }
 }
@@ -181,7 +162,7 @@ extension AuditTrailTests {
   @Test func theEndOfALongerBodySkipsItsPartialFirstLine() {
     let cut =
       "---\n**todo -> in-progress** (2026-03-10T09:00:00Z):\n"
-      + Self.rejected("in-review", "2026-03-10T13:00:00Z", "no")
+      + T.rejected("in-review", "2026-03-10T13:00:00Z", "no")
     #expect(AuditTrail.parse(cut).moves.count == 2)
     let tail = AuditTrail.parse(cut, tail: true)
     #expect(tail.truncated)

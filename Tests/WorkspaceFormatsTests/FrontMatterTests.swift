@@ -1,7 +1,7 @@
-import EventSources
 import Foundation
 import TestSupport
 import Testing
+import WorkspaceFormats
 
 /// The front matter yaml.v3 writes, read back: every shape, CRLF, errors with their line, caps.
 @Suite("Front matter: the YAML subset the markdown plugin writes")

@@ -1,6 +1,6 @@
-import EventSources
 import Testing
 import WallboardCore
+import WorkspaceFormats
 
 /// Issue 10, item 7: a custom workflow from the workspace (`.projects/.workflow/*.yaml`).
 @Suite("Workspace workflow files")

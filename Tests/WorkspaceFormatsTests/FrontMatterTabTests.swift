@@ -1,7 +1,7 @@
-import EventSources
 import Foundation
 import TestSupport
 import Testing
+import WorkspaceFormats
 
 /// Tabs in block scalars: YAML indents with spaces only, but once a block's indentation is set
 /// by its spaces, a tab after it is content (a Makefile recipe in a `description: |-`, as

@@ -1,14 +1,14 @@
-import EventSources
 import TestSupport
 import Testing
 import WallboardCore
+import WorkspaceFormats
 
 /// Issue 21, item 9: an audit-trail date past the read's present (9999-12-31) or before the
 /// feature was created is set aside and said, never a move that makes a feature done today.
 @Suite("Audit trail: dates outside the feature's lifetime")
 struct TrailLifetimeRuleTests {
   typealias M = Make
-  typealias T = AuditTrailTests
+  typealias T = TrailText
   static let now = M.t("2026-03-20T00:00:00Z")
   static let created = M.t("2026-03-09T08:00:00Z")
 
