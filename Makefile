@@ -137,11 +137,13 @@ fuzz: deps
 	  echo "$$t: $$(grep -E 'stat::number_of_executed_units' .build/fuzz/$$t.log | tr -s ' ' | cut -d' ' -f2) runs in $$(grep -oE 'in [0-9]+ second' .build/fuzz/$$t.log | tail -1 | cut -d' ' -f2) s, no crash, leak or hang"; \
 	done
 
+# Formatting, and no clock read outside the clock's files (scripts/clock-reads.sh).
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
 	@# The pure modules read no file and no clock: no I/O module imported (zone files: ZoneFiles).
 	@if grep -rEn '^\s*(public |internal |@testable )?import (Glibc|Foundation|SQLite|Dispatch)\b' Sources/WallboardCore Sources/Projections; then \
 	  echo "lint: WallboardCore and Projections are pure: the imports above do I/O"; exit 1; fi
+	scripts/clock-reads.sh Sources
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift

@@ -31,15 +31,18 @@ let package = Package(
     .target(name: "ZoneFiles", dependencies: ["WallboardCore", "Projections"], swiftSettings: strict),
     // Pure, size-capped decoders: JSON, JSON Lines framing, JSON → Event.
     .target(name: "Wire", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // The one clock: wall time for stamping, monotonic deadlines and waits; `.system` is the only
+    // reader of the real clocks (`make lint` checks).
+    .target(name: "Clock", dependencies: ["WallboardCore"], swiftSettings: strict),
     // The workspace formats, pure: front matter, YAML, the audit trail, feature files and rows.
     // No I/O, no SQLite, no clock.
     .target(name: "WorkspaceFormats", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
     // Where events come from: the simulated team, JSON Lines files.
     .target(
-      name: "EventSources", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal"],
+      name: "EventSources", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock"],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
-    .target(name: "Journal", dependencies: ["WallboardCore", "Codec", "SQLite"], swiftSettings: strict),
+    .target(name: "Journal", dependencies: ["WallboardCore", "Codec", "SQLite", "Clock"], swiftSettings: strict),
     // C libraries from Debian packages, one system-library target each, found by pkg-config.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -72,7 +75,8 @@ let package = Package(
     // The seam between the run loop and every display: the Display protocol, frames, events.
     .target(name: "DisplayCore", dependencies: ["Raster"], swiftSettings: strict),
     // The SDL2 window.
-    .target(name: "SDLDisplay", dependencies: ["Raster", "DisplayCore", "CSDL2"], swiftSettings: strict),
+    .target(
+      name: "SDLDisplay", dependencies: ["Raster", "DisplayCore", "CSDL2", "Clock"], swiftSettings: strict),
     // The Linux framebuffer header and the syscalls it needs.
     .systemLibrary(name: "CFramebuffer"),
     // The Linux framebuffer, through a syscall seam.
@@ -98,7 +102,7 @@ let package = Package(
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
         "Kiosk", "TextLines",
-        "Journal", "ZoneFiles", "Codec",
+        "Journal", "ZoneFiles", "Codec", "Clock",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -106,12 +110,12 @@ let package = Package(
       name: "wallboard-bench",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "SQLite", "Raster", "Glyphs", "Themes", "Layout",
-        "Widgets", "Journal", "PNG",
+        "Widgets", "Journal", "PNG", "Clock",
       ],
       swiftSettings: strict),
 
     .target(
-      name: "TestSupport", dependencies: ["WallboardCore", "Wire", "Raster", "PNG", "DisplayCore"],
+      name: "TestSupport", dependencies: ["WallboardCore", "Wire", "Raster", "PNG", "DisplayCore", "Clock"],
       path: "Tests/TestSupport",
       swiftSettings: strict),
     .testTarget(
@@ -128,7 +132,7 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "EventSourcesTests",
-      dependencies: ["EventSources", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport"],
+      dependencies: ["EventSources", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock"],
       swiftSettings: strict),
     .testTarget(
       name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],
@@ -136,10 +140,11 @@ let package = Package(
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "JournalTests",
-      dependencies: ["Journal", "WallboardCore", "Codec", "EventSources", "SQLite", "TestSupport"],
+      dependencies: ["Journal", "WallboardCore", "Codec", "EventSources", "SQLite", "TestSupport", "Clock"],
       swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
     .testTarget(name: "TextLinesTests", dependencies: ["TextLines"], swiftSettings: strict),
+    .testTarget(name: "ClockTests", dependencies: ["Clock", "WallboardCore", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "RasterTests", dependencies: ["Raster", "PNG", "TestSupport"], exclude: ["Goldens"],
       swiftSettings: strict),
@@ -148,7 +153,8 @@ let package = Package(
     .testTarget(
       name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DisplayCore", "FramebufferDisplay", "Raster"],
       swiftSettings: strict),
-    .testTarget(name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "SDLDisplayTests", dependencies: ["SDLDisplay", "Raster", "TestSupport", "Clock"], swiftSettings: strict),
     .testTarget(name: "LayoutTests", dependencies: ["Layout", "Raster", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "WidgetsTests",
@@ -172,7 +178,7 @@ let package = Package(
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
         "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
-        "Codec",
+        "Codec", "Clock",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,

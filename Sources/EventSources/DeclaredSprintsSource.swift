@@ -1,4 +1,5 @@
-public import Foundation
+public import Clock
+internal import Foundation
 public import WallboardCore
 
 /// `declared`: the sprints the command line and the config file declare (`--sprint`), as a
@@ -18,10 +19,10 @@ public final class DeclaredSprintsSource: EventSource {
   /// `--at` says, they hold.
   public let appliesMoment = true
   public let sprints: [Sprint]
-  private let clock: @Sendable () -> Instant
+  private let clock: Clock
 
   /// - Parameter clock: the time its snapshot is stamped with when followed (`run`).
-  public init(sprints: [Sprint], clock: @escaping @Sendable () -> Instant) {
+  public init(sprints: [Sprint], clock: Clock) {
     self.sprints = sprints
     self.clock = clock
   }
@@ -38,13 +39,13 @@ public final class DeclaredSprintsSource: EventSource {
 
   /// Delivers its inputs at once, on the caller's thread: there is nothing to follow.
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
-    for input in inputs(at: clock()) { deliver(input) }
+    for input in inputs(at: clock.now()) { deliver(input) }
   }
 
   public func stop() {}
 
   public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+    through moment: Instant?, receivedAt: Instant, deadline: TimeLimit, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant? {
     for input in inputs(at: receivedAt) { deliver(input) }
     return nil

@@ -1,4 +1,5 @@
-public import Foundation
+public import Clock
+internal import Foundation
 public import WallboardCore
 
 /// Where events come from: one conformance per kind of source, one file each, made from its
@@ -22,7 +23,7 @@ public protocol EventSource: AnyObject, Sendable {
   /// nil) — streaming, and stops at `deadline`. Returns the moment it reached, for a source
   /// with a clock of its own (the simulation), else nil.
   func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+    through moment: Instant?, receivedAt: Instant, deadline: TimeLimit, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant?
   /// When it will next try to connect, while it waits to.
   var nextAttemptAt: Instant? { get }
@@ -50,7 +51,7 @@ extension LiveEventSource {
   public var isFinite: Bool { false }
 
   public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+    through moment: Instant?, receivedAt: Instant, deadline: TimeLimit, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant? {
     preconditionFailure("\(origin) is followed live, not read to an end: check isFinite first")
   }

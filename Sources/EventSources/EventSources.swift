@@ -7,8 +7,8 @@
 // (`OrchestraSource`, the shell around the pure `OrchestraSessionMachine`); the workspace store
 // (`Workspace/`: locating it, reading the plugin's SQLite database and markdown tree, whose
 // bytes and rows WorkspaceFormats decodes); `FileWatcher`, the one file watcher
-// (inotify through `InotifySyscalls`, polling where there is none); `Backoff`; `SystemClock`, the one
-// real clock (a source is handed the board's; this is the default). Every source
+// (inotify through `InotifySyscalls`, polling where there is none); `Backoff`. Every source is handed the
+// board's one `Clock` (the Clock module) and reads no other. Every source
 // turns its bytes into `BoardInput`s through the same decoders in Wire; none mutates board state.
-// What it may import: WallboardCore, Wire, WorkspaceFormats, SQLite, Journal, Foundation (threads,
+// What it may import: WallboardCore, Clock, Wire, WorkspaceFormats, SQLite, Journal, Foundation (threads,
 // files).

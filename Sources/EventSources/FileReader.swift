@@ -1,4 +1,5 @@
-public import Foundation
+public import Clock
+internal import Foundation
 public import WallboardCore
 
 #if canImport(Glibc)
@@ -32,7 +33,7 @@ public enum JSONLinesReader {
   /// does not hold `open` up) and read only when `poll` says there is something.
   @discardableResult
   public static func read(
-    path: String, origin: String, receivedAt: Instant, deadline: Date = .distantFuture,
+    path: String, origin: String, receivedAt: Instant, deadline: TimeLimit = .distantFuture,
     deliver: (BoardInput) -> Void
   ) throws(ReadError) -> Ending {
     let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -46,7 +47,7 @@ public enum JSONLinesReader {
     deliver(.connection(origin: origin, status: .live, at: receivedAt, detail: nil))
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let left = deadline.timeIntervalSinceNow
+      let left = deadline.secondsLeft
       if left <= 0 {
         deliver(
           .connection(

@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 
 #if canImport(Glibc)
@@ -69,13 +70,16 @@ public final class FileWatcher: @unchecked Sendable {
 
   /// automatic = inotify when the kernel gives it (inotify_init1 works, watches can be added),
   /// else polling; `debounce` s of quiet after the first change before `wait` returns.
-  public convenience init(mode: Mode = .automatic, pollInterval: Double = 1.0, debounce: Double = 0.2) {
-    self.init(mode: mode, pollInterval: pollInterval, debounce: debounce, syscalls: .live)
+  private let clock: Clock
+
+  public convenience init(mode: Mode = .automatic, pollInterval: Double = 1.0, debounce: Double = 0.2, clock: Clock) {
+    self.init(mode: mode, pollInterval: pollInterval, debounce: debounce, syscalls: .live, clock: clock)
   }
 
   /// As `init(mode:pollInterval:debounce:)`, with the kernel's inotify calls replaced (tests).
   /// `.inotify` where inotify cannot be had polls, as `.automatic` does.
-  public init(mode: Mode, pollInterval: Double, debounce: Double, syscalls: InotifySyscalls) {
+  public init(mode: Mode, pollInterval: Double, debounce: Double, syscalls: InotifySyscalls, clock: Clock) {
+    self.clock = clock
     precondition(pollInterval.isFinite && pollInterval > 0, "a FileWatcher's poll interval is a positive number")
     precondition(debounce.isFinite && debounce >= 0, "a FileWatcher's debounce is zero or more seconds")
     self.syscalls = syscalls
@@ -163,7 +167,7 @@ public final class FileWatcher: @unchecked Sendable {
   /// `timeout` s passed, or `wake()` was called. Returns the watched paths that changed (for a
   /// folder, the folder's path and the changed entries' full paths); empty on timeout/wake.
   public func wait(timeout: Double) -> Set<String> {
-    let start = Self.monotonic()
+    let start = monotonic()
     let deadline = start + (timeout.isFinite ? max(0, min(timeout, 1e9)) : 1e9)
     // `first` and `last`: when this wait first and last saw a change (changes left by a wait
     // that was woken count as seen at its start).
@@ -172,7 +176,7 @@ public final class FileWatcher: @unchecked Sendable {
     var last = start
     let step = min(pollInterval, max(debounce, 0.01))
     while true {
-      let now = Self.monotonic()
+      let now = monotonic()
       let (turns, scanAt): (Int, Double?) = lock.withLock {
         guard registrations.values.contains(where: { $0.polled != nil }) else { return (changeTurns, nil) }
         if now >= nextScan {
@@ -276,5 +280,5 @@ public final class FileWatcher: @unchecked Sendable {
   }
 
   /// Seconds on the monotonic clock (what waits are timed by; never the wall clock).
-  static func monotonic() -> Double { Monotonic.seconds() }
+  func monotonic() -> Double { clock.monotonic().seconds }
 }

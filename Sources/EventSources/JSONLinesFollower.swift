@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 public import WallboardCore
 
@@ -40,8 +41,10 @@ public final class JSONLinesFollower: @unchecked Sendable {
   private let lock = NSLock()
   private var stopped = false
   private var watcher: FileWatcher?
+  private let clock: Clock
 
-  public init(path: String, origin: String, start: Start = .top) {
+  public init(path: String, origin: String, start: Start = .top, clock: Clock) {
+    self.clock = clock
     self.path = path
     self.origin = origin
     self.start = start
@@ -74,11 +77,12 @@ public final class JSONLinesFollower: @unchecked Sendable {
   }
   var isStopped: Bool { lock.withLock { stopped } }
 
-  static func now() -> Instant { SystemClock.now() }
+  /// Seconds on the monotonic clock: what the alive and position intervals are timed by.
+  func seconds() -> Double { clock.monotonic().seconds }
 
   private func readStandardInput(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var decoder = LineDecoder(origin: origin, label: "stdin")
-    deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
+    deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: nil))
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while !isStopped {
       var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
@@ -86,10 +90,10 @@ public final class JSONLinesFollower: @unchecked Sendable {
       let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { break }
-      for i in decoder.push(buffer[0..<n], receivedAt: Self.now()) { deliver(i) }
+      for i in decoder.push(buffer[0..<n], receivedAt: clock.now()) { deliver(i) }
     }
-    for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
-    deliver(.connection(origin: origin, status: .ended, at: Self.now(), detail: "standard input closed"))
+    for i in decoder.finish(receivedAt: clock.now()) { deliver(i) }
+    deliver(.connection(origin: origin, status: .ended, at: clock.now(), detail: "standard input closed"))
   }
 
   /// What the follower knows of the file it has open, to tell an append from a rewrite.
@@ -181,7 +185,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
   }
 
   private func follow(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let watcher = FileWatcher(mode: watchMode, pollInterval: pollInterval, debounce: 0.02)
+    let watcher = FileWatcher(mode: watchMode, pollInterval: pollInterval, debounce: 0.02, clock: clock)
     watcher.watch(path)
     lock.withLock { self.watcher = watcher }
     defer { lock.withLock { self.watcher = nil } }
@@ -189,7 +193,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
     var seen = Seen()
     var decoder = LineDecoder(origin: origin, label: path)
     var buffer = [UInt8](repeating: 0, count: 65_536)
-    var lastAlive = Date.distantPast
+    var lastAlive = -Double.infinity
     /// Why the source is offline, while it is (said once, not every poll).
     var down: String?
     /// Where the first open begins; the others begin at the top.
@@ -198,17 +202,17 @@ public final class JSONLinesFollower: @unchecked Sendable {
     var note: String?
     /// Lines delivered since the last position said, and when that was.
     var linesSinceMark = 0
-    var lastMark = Date.distantPast
+    var lastMark = -Double.infinity
     defer { if fd >= 0 { close(fd) } }
 
     func goDown(_ why: String) {
       if fd >= 0 {
-        for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
+        for i in decoder.finish(receivedAt: clock.now()) { deliver(i) }
         close(fd)
         fd = -1
       }
       if down != why {
-        deliver(.connection(origin: origin, status: .offline, at: Self.now(), detail: "\(path): \(why)"))
+        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "\(path): \(why)"))
         down = why
       }
     }
@@ -217,10 +221,10 @@ public final class JSONLinesFollower: @unchecked Sendable {
     /// inotify may not report).
     func pause(short: Bool = false) {
       let alive =
-        fd >= 0 && down == nil ? max(0.01, aliveInterval - Date().timeIntervalSince(lastAlive)) : .infinity
+        fd >= 0 && down == nil ? max(0.01, aliveInterval - (seconds() - lastAlive)) : .infinity
       let check = short || !watcher.usesInotify ? pollInterval : checkInterval
       // Lines read since the last position: it is said once `markInterval` has passed.
-      let due = linesSinceMark > 0 ? max(0.01, markInterval - Date().timeIntervalSince(lastMark)) : .infinity
+      let due = linesSinceMark > 0 ? max(0.01, markInterval - (seconds() - lastMark)) : .infinity
       _ = watcher.wait(timeout: min(check, alive, due))
     }
     /// Says where the file is read to: the end of the last complete line, once the lines a
@@ -231,9 +235,9 @@ public final class JSONLinesFollower: @unchecked Sendable {
           fd: fd, device: seen.device, inode: seen.inode, offset: seen.offset - Int64(partial),
           line: decoder.linesCompleted)
       else { return }
-      deliver(.fileRead(origin: origin, at: Self.now(), through: p))
+      deliver(.fileRead(origin: origin, at: clock.now(), through: p))
       linesSinceMark = 0
-      lastMark = Date()
+      lastMark = seconds()
     }
     /// Reads the file again from its first byte, as a new stream (its numbering starts afresh).
     func again(_ why: String) {
@@ -241,8 +245,8 @@ public final class JSONLinesFollower: @unchecked Sendable {
       seen = Seen(device: seen.device, inode: seen.inode)
       decoder = LineDecoder(origin: origin, label: path)
       note = nil
-      deliver(.connection(origin: origin, status: .connecting, at: Self.now(), detail: "\(path): \(why)"))
-      deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: nil))
+      deliver(.connection(origin: origin, status: .connecting, at: clock.now(), detail: "\(path): \(why)"))
+      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: nil))
       mark()
     }
 
@@ -295,8 +299,8 @@ public final class JSONLinesFollower: @unchecked Sendable {
         }
         first = .top
         down = nil
-        deliver(.connection(origin: origin, status: .live, at: Self.now(), detail: note.map { "\(path): \($0)" }))
-        lastAlive = Date()
+        deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: note.map { "\(path): \($0)" }))
+        lastAlive = seconds()
         linesSinceMark = 0
         // A file read from its top is a new stream of lines (what the board held past its last
         // position no longer counts); one resumed goes on counting until its next position.
@@ -306,7 +310,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n > 0 {
         seen.took(buffer[0..<n])
-        let inputs = decoder.push(buffer[0..<n], receivedAt: Self.now())
+        let inputs = decoder.push(buffer[0..<n], receivedAt: clock.now())
         for i in inputs { deliver(i) }
         linesSinceMark += inputs.count
         if linesSinceMark >= markEvery { mark() }
@@ -335,7 +339,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
       case .file(let now):
         if UInt64(now.st_ino) != seen.inode || UInt64(now.st_dev) != seen.device {
           // Rotated (or replaced): the old file is fully read; switch to the new one.
-          for i in decoder.finish(receivedAt: Self.now()) { deliver(i) }
+          for i in decoder.finish(receivedAt: clock.now()) { deliver(i) }
           close(fd)
           fd = -1
           continue
@@ -355,11 +359,11 @@ public final class JSONLinesFollower: @unchecked Sendable {
         }
       }
       // Quiet at the end: where the lines read so far end is said (at most every `markInterval`).
-      if fd >= 0, linesSinceMark > 0, Date().timeIntervalSince(lastMark) >= markInterval { mark() }
-      if Date().timeIntervalSince(lastAlive) >= aliveInterval, down == nil {
+      if fd >= 0, linesSinceMark > 0, seconds() - lastMark >= markInterval { mark() }
+      if seconds() - lastAlive >= aliveInterval, down == nil {
         deliver(
-          .connection(origin: origin, status: .live, at: Self.now(), detail: note.map { "\(path): \($0)" }))
-        lastAlive = Date()
+          .connection(origin: origin, status: .live, at: clock.now(), detail: note.map { "\(path): \($0)" }))
+        lastAlive = seconds()
       }
       pause()
     }

@@ -1,4 +1,5 @@
-public import Foundation
+public import Clock
+internal import Foundation
 public import WallboardCore
 
 /// `jsonl:PATH`: a JSON Lines file, followed like `tail -F` live (`JSONLinesFollower`) or read to
@@ -12,10 +13,10 @@ public final class JSONLinesSource: EventSource {
   public let origin: String
   private let follower: JSONLinesFollower
 
-  public init(path: String, origin: String, start: JSONLinesFollower.Start = .top) {
+  public init(path: String, origin: String, start: JSONLinesFollower.Start = .top, clock: Clock) {
     self.path = path
     self.origin = origin
-    follower = JSONLinesFollower(path: path, origin: origin, start: path == "-" ? .top : start)
+    follower = JSONLinesFollower(path: path, origin: origin, start: path == "-" ? .top : start, clock: clock)
   }
 
   /// A file is read to its end; standard input is followed (it ends when it closes).
@@ -25,7 +26,7 @@ public final class JSONLinesSource: EventSource {
   public func stop() { follower.stop() }
 
   public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+    through moment: Instant?, receivedAt: Instant, deadline: TimeLimit, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant? {
     do {
       try JSONLinesReader.read(path: path, origin: origin, receivedAt: receivedAt, deadline: deadline, deliver: deliver)
@@ -43,7 +44,7 @@ extension JSONLinesSource {
     public var name: String { "jsonl:" + path }
     /// Resumed from the position the restored board holds for its origin, if any.
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
-      JSONLinesSource(path: path, origin: name, start: Self.start(context.restored[name]))
+      JSONLinesSource(path: path, origin: name, start: Self.start(context.restored[name]), clock: context.clock)
     }
 
     /// Where a board that holds `held` of this origin has the file read from.

@@ -1,3 +1,4 @@
+public import Clock
 public import WallboardCore
 public import Wire
 
@@ -89,7 +90,7 @@ public struct OrchestraSessionMachine: Sendable {
   public let topics: [String]
   public private(set) var phase: Phase = .idle
   /// When the next attempt is made, while waiting for it.
-  public private(set) var retryAt: Instant?
+  public private(set) var retryAt: Monotonic?
 
   private var backoff: Backoff
   private let decoder = EventDecoder()
@@ -98,14 +99,16 @@ public struct OrchestraSessionMachine: Sendable {
   private var cursor = SequenceCursor()
   private var held: [PluginResponse] = []
   private var acknowledged = false
-  private var liveSince: Instant?
+  private var liveSince: Monotonic?
   private var partial = false
-  private var lastHeard: Instant?
-  private var nextHealth: Instant?
+  private var lastHeard: Monotonic?
+  private var nextHealth: Monotonic?
   private var healthPending = false
   private var snapshotPending = false
   private var resyncDue = false
-  private var nextResyncAllowed: Instant?
+  private var nextResyncAllowed: Monotonic?
+  /// The wall time of the input being taken: what delivered inputs are stamped with.
+  private var stamp = Instant(millis: 0)
 
   public init(origin: String, settings: Settings = Settings(), topics: [String] = Event.topics, seed: UInt64) {
     self.origin = origin
@@ -115,20 +118,22 @@ public struct OrchestraSessionMachine: Sendable {
   }
 
   /// The latest instant by which the shell must feed `.tick` (or another input).
-  public var nextWake: Instant? {
+  public var nextWake: Monotonic? {
     [retryAt, nextHealth, lastHeard.map { $0.adding(seconds: settings.silenceLimit) }, resyncWake]
       .compactMap { $0 }.min()
   }
 
-  private var resyncWake: Instant? { resyncDue && !snapshotPending ? nextResyncAllowed : nil }
+  private var resyncWake: Monotonic? { resyncDue && !snapshotPending ? nextResyncAllowed : nil }
 
-  /// Takes one input at `now`; returns what to do, in order.
-  public mutating func on(_ input: Input, at now: Instant) -> [Action] {
+  /// Takes one input at `now` on the monotonic clock (every timer runs on it), stamping what
+  /// it delivers with the wall time `stamp`; returns what to do, in order.
+  public mutating func on(_ input: Input, at now: Monotonic, stamp: Instant) -> [Action] {
+    self.stamp = stamp
     var out: [Action] = []
     if case .stop = input {
       if phase != .stopped {
         if phase != .idle && phase != .waiting && phase != .healthOnly { out.append(.closeStream) }
-        out.append(.deliver(.connection(origin: origin, status: .offline, at: now, detail: "stopped")))
+        out.append(.deliver(.connection(origin: origin, status: .offline, at: stamp, detail: "stopped")))
         phase = .stopped
         retryAt = nil
       }
@@ -185,7 +190,7 @@ public struct OrchestraSessionMachine: Sendable {
     case (.probing, .healthy):
       healthPending = false
       out.append(.closeStream)
-      out.append(.deliver(.connection(origin: origin, status: .live, at: now, detail: Self.healthOnlyDetail)))
+      out.append(.deliver(.connection(origin: origin, status: .live, at: stamp, detail: Self.healthOnlyDetail)))
       phase = .healthOnly
       lastError = Self.healthOnlyDetail
       retryAt = now.adding(seconds: backoff.longest())
@@ -204,17 +209,17 @@ public struct OrchestraSessionMachine: Sendable {
       }
     case (.healthOnly, .healthy):
       healthPending = false
-      out.append(.deliver(.connection(origin: origin, status: .live, at: now, detail: Self.healthOnlyDetail)))
+      out.append(.deliver(.connection(origin: origin, status: .live, at: stamp, detail: Self.healthOnlyDetail)))
     case (.healthOnly, .unhealthy):
       healthPending = false
-      out.append(.deliver(.connection(origin: origin, status: .reconnecting, at: now, detail: "health check failed")))
+      out.append(.deliver(.connection(origin: origin, status: .reconnecting, at: stamp, detail: "health check failed")))
     case (.streaming, .healthy), (.bootstrapping, .healthy):
       healthPending = false
       lastHeard = now
       if liveSince != nil {
         out.append(
           .deliver(
-            .connection(origin: origin, status: .live, at: now, detail: partial ? Self.partialDetail : nil)))
+            .connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : nil)))
       }
     case (.streaming, .unhealthy(let why)), (.bootstrapping, .unhealthy(let why)):
       // A server that stops answering health is not to be trusted, even while its stream socket
@@ -233,10 +238,10 @@ public struct OrchestraSessionMachine: Sendable {
 
   // MARK: Steps
 
-  private mutating func beginAttempt(at now: Instant, _ out: inout [Action]) {
+  private mutating func beginAttempt(at now: Monotonic, _ out: inout [Action]) {
     if lastError != Self.healthOnlyDetail {
       let status: ConnectionStatus = attempt == 0 ? .connecting : attempt >= 5 ? .offline : .reconnecting
-      out.append(.deliver(.connection(origin: origin, status: status, at: now, detail: lastError)))
+      out.append(.deliver(.connection(origin: origin, status: status, at: stamp, detail: lastError)))
     }
     retryAt = nil
     phase = .opening
@@ -255,9 +260,9 @@ public struct OrchestraSessionMachine: Sendable {
   }
 
   /// Drops the attempt (its stream closed); the next comes after a backoff.
-  private mutating func fail(_ why: String, at now: Instant, _ out: inout [Action]) {
+  private mutating func fail(_ why: String, at now: Monotonic, _ out: inout [Action]) {
     out.append(.closeStream)
-    if let since = liveSince, now.millis - since.millis >= Int64(settings.stableAfter * 1000) { attempt = 0 }
+    if let since = liveSince, now.seconds(since: since) >= settings.stableAfter { attempt = 0 }
     attempt += 1
     lastError = why
     let delay = backoff.delay(attempt: attempt)
@@ -268,12 +273,12 @@ public struct OrchestraSessionMachine: Sendable {
     resyncDue = false
     // A few quick retries show as reconnecting; a server that stays away is offline.
     let status: ConnectionStatus = attempt >= 5 ? .offline : .reconnecting
-    out.append(.deliver(.connection(origin: origin, status: status, at: now, detail: why)))
+    out.append(.deliver(.connection(origin: origin, status: status, at: stamp, detail: why)))
   }
 
   /// Health, silence and due resyncs while the stream is followed.
-  private mutating func follow(at now: Instant, _ out: inout [Action]) {
-    if let heard = lastHeard, now.millis - heard.millis > Int64(settings.silenceLimit * 1000) {
+  private mutating func follow(at now: Monotonic, _ out: inout [Action]) {
+    if let heard = lastHeard, now.seconds(since: heard) > settings.silenceLimit {
       fail("nothing heard for \(Int(settings.silenceLimit)) s", at: now, &out)
       return
     }
@@ -290,27 +295,27 @@ public struct OrchestraSessionMachine: Sendable {
     }
   }
 
-  private mutating func goLive(at now: Instant, _ out: inout [Action]) {
+  private mutating func goLive(at now: Monotonic, _ out: inout [Action]) {
     guard liveSince == nil else { return }
     liveSince = now
     lastError = nil
     out.append(
-      .deliver(.connection(origin: origin, status: .live, at: now, detail: partial ? Self.partialDetail : nil)))
+      .deliver(.connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : nil)))
   }
 
   /// Applies a `board_snapshot` answer, unless it is older than what this stream applied.
-  private mutating func takeSnapshot(_ t: ToolResponse, at now: Instant, _ out: inout [Action]) {
+  private mutating func takeSnapshot(_ t: ToolResponse, at now: Monotonic, _ out: inout [Action]) {
     do {
-      let event = try OrchestraEvents.snapshotEvent(from: t, origin: origin, receivedAt: now, decoder: decoder)
+      let event = try OrchestraEvents.snapshotEvent(from: t, origin: origin, receivedAt: stamp, decoder: decoder)
       if case .boardSnapshot(let snap) = event.body, case .stale = cursor.snapshot(seq: snap.seq) { return }
       out.append(.deliver(.event(event)))
     } catch {
-      out.append(.deliver(.rejected(origin: origin, at: now, reason: "board_snapshot: \(error)")))
+      out.append(.deliver(.rejected(origin: origin, at: stamp, reason: "board_snapshot: \(error)")))
     }
   }
 
   /// One frame of the stream: an acknowledgement, or an event to hand on.
-  private mutating func receive(_ r: PluginResponse, at now: Instant, _ out: inout [Action]) {
+  private mutating func receive(_ r: PluginResponse, at now: Monotonic, _ out: inout [Action]) {
     lastHeard = now
     guard case .eventDelivery(let d)? = r.response else { return }
     if d.isAcknowledgement {
@@ -322,12 +327,12 @@ public struct OrchestraSessionMachine: Sendable {
     let input: BoardInput
     let position: StreamPosition?
     do {
-      let event = try OrchestraEvents.event(from: d, origin: origin, receivedAt: now, decoder: decoder)
+      let event = try OrchestraEvents.event(from: d, origin: origin, receivedAt: stamp, decoder: decoder)
       input = .event(event)
       position = event.seq.map { StreamPosition(publisher: event.publisher, seq: $0) }
     } catch {
       // A rejected payload whose number could be read still moves the cursor: it is no gap.
-      input = .rejected(origin: origin, at: now, reason: "\(d.topic): \(error)", position: error.position)
+      input = .rejected(origin: origin, at: stamp, reason: "\(d.topic): \(error)", position: error.position)
       position = error.position
     }
     guard let position else { return out.append(.deliver(input)) }

@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 public import WallboardCore
 internal import Wire
@@ -24,7 +25,7 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
   public let port: Int
   public let origin: String
   public let settings: Settings
-  private let clock: @Sendable () -> Instant
+  private let clock: Clock
   private let lock = NSLock()
   private var stopped = false
   private var current: TCPConnection?
@@ -33,7 +34,7 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
   /// - Parameter clock: the one clock (the board's); the machine reads no other.
   public init(
     host: String, port: Int, origin: String, settings: Settings = Settings(),
-    clock: @escaping @Sendable () -> Instant = SystemClock.now
+    clock: Clock
   ) {
     self.host = host
     self.port = port
@@ -83,13 +84,13 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
         input = queue.removeFirst()
       } else {
         // Nothing to answer: read the stream (or wait) until the machine's next deadline.
-        let wait = machine.nextWake.map { max(0, Double($0.millis - clock().millis) / 1000) } ?? 0.25
+        let wait = machine.nextWake.map { max(0, $0.seconds(since: clock.monotonic())) } ?? 0.25
         queue += awaitStream(stream, framer: &framer, timeout: min(0.25, wait))
         // An ended stream is read no more, whatever the machine does next.
         if queue.contains(where: { if case .streamEnded = $0 { true } else { false } }) { closeStream() }
         input = queue.isEmpty ? .tick : queue.removeFirst()
       }
-      for action in machine.on(input, at: clock()) {
+      for action in machine.on(input, at: clock.monotonic(), stamp: clock.now()) {
         switch action {
         case .deliver(let i):
           deliver(i)
@@ -107,7 +108,7 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
           }
         case .callSnapshot:
           let request = PluginRequest(
-            requestId: "snapshot-\(clock().millis)",
+            requestId: "snapshot-\(clock.now().millis)",
             request: .toolCall(ToolRequest(toolName: "board_snapshot", arguments: nil)))
           do {
             guard case .toolCall(let t)? = try call(request).response else {
@@ -127,7 +128,9 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
           }
         }
       }
-      lock.withLock { retryAt = machine.retryAt }
+      // Shown as a wall time: the monotonic wait from now on.
+      let shown = machine.retryAt.map { clock.now().adding(seconds: $0.seconds(since: clock.monotonic())) }
+      lock.withLock { retryAt = shown }
     }
   }
 
@@ -176,7 +179,7 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
       return .failure(Failed(description: "stopped"))
     }
     for (i, topic) in topics.enumerated() {
-      let sub = Subscribe(subscriptionId: "wallboard-\(clock().millis)-\(i)", topic: topic, filters: [:])
+      let sub = Subscribe(subscriptionId: "wallboard-\(clock.now().millis)-\(i)", topic: topic, filters: [:])
       do {
         try conn.write(
           LengthPrefixFramer.frame(PluginRequest(requestId: "sub-\(i)", request: .subscribe(sub)).encode()))
@@ -202,9 +205,9 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
       throw Failed(description: error.description)
     }
     var framer = LengthPrefixFramer()
-    let deadline = Date().addingTimeInterval(limit)
+    let deadline = clock.monotonic().adding(seconds: limit)
     while !isStopped {
-      let left = deadline.timeIntervalSinceNow
+      let left = deadline.seconds(since: clock.monotonic())
       if left <= 0 { throw Failed(description: "no answer from \(host):\(port) within \(Int(limit.rounded())) s") }
       let r: TCPConnection.ReadResult
       do { r = try conn.read(timeout: min(0.25, left)) } catch { throw Failed(description: error.description) }
@@ -225,7 +228,7 @@ public final class OrchestraSource: LiveEventSource, @unchecked Sendable {
   /// Asks the server's health; throws when it does not answer healthy or degraded.
   func health() throws(Failed) {
     let r = try call(
-      PluginRequest(requestId: "health-\(clock().millis)", request: .health), timeout: settings.healthTimeout)
+      PluginRequest(requestId: "health-\(clock.now().millis)", request: .health), timeout: settings.healthTimeout)
     guard case .health(let h)? = r.response else { throw Failed(description: "health: unexpected answer") }
     guard h.status == .healthy || h.status == .degraded else {
       throw Failed(description: "server unhealthy: \(h.message)")

@@ -1,4 +1,5 @@
-public import Foundation
+public import Clock
+internal import Foundation
 internal import Journal
 public import WallboardCore
 
@@ -22,10 +23,13 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
 
   private let lock = NSLock()
   private var anchorJournal: Instant?
-  private var anchorReal = Date()
+  private var anchorReal: Monotonic
+  private let clock: Clock
   private var stopped = false
 
-  public init(path: String, origin: String, speed: Double = 1, settings: BoardSettings? = nil) {
+  public init(path: String, origin: String, speed: Double = 1, settings: BoardSettings? = nil, clock: Clock) {
+    self.clock = clock
+    self.anchorReal = clock.monotonic()
     self.path = path
     self.origin = origin
     self.speed = speed
@@ -34,7 +38,7 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
 
   /// Plays the journal up to `moment` (its end when nil); returns the board time reached.
   public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+    through moment: Instant?, receivedAt: Instant, deadline: TimeLimit, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant? {
     do {
       let file = try JournalFile(path: path, mode: .read)
@@ -47,10 +51,10 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
 
   /// The journal's clock while it plays: where the replay has reached (set from the journal's
   /// first moment when it starts).
-  public var ownClock: (@Sendable () -> Instant)? { { [self] in journalNow() ?? SystemClock.now() } }
+  public var ownClock: (@Sendable () -> Instant)? { { [self] in journalNow() ?? clock.now() } }
 
   func journalNow() -> Instant? {
-    lock.withLock { anchorJournal.map { $0.adding(seconds: Date().timeIntervalSince(anchorReal) * speed) } }
+    lock.withLock { anchorJournal.map { $0.adding(seconds: clock.monotonic().seconds(since: anchorReal) * speed) } }
   }
 
   public func stop() { lock.withLock { stopped = true } }
@@ -68,29 +72,29 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
       if first == nil { first = try file.firstInputTime() }
       lock.withLock {
         anchorJournal = first
-        anchorReal = Date()
+        anchorReal = clock.monotonic()
       }
     } catch {
-      deliver(.connection(origin: origin, status: .offline, at: SystemClock.now(), detail: error.description))
+      deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: error.description))
       return
     }
     nonisolated(unsafe) let owned = file
     let thread = Thread { [self] in
-      deliver(.connection(origin: origin, status: .live, at: SystemClock.now(), detail: "replaying \(path)"))
+      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: "replaying \(path)"))
       do throws(JournalError) {
         let played = try owned.play(through: nil, settings: settings, from: .beginning, stop: { isStopped }) {
           input, at in
           wait(until: at)
-          if !isStopped { deliver(Self.received(input, now: SystemClock.now())) }
+          if !isStopped { deliver(Self.received(input, now: clock.now())) }
         }
         guard !isStopped else { return }
         deliver(
           .connection(
-            origin: origin, status: .ended, at: SystemClock.now(),
+            origin: origin, status: .ended, at: clock.now(),
             detail: "replayed to its end (\(played.inputs) inputs"
               + (played.skippedSummary.map { "; \($0)" } ?? "") + ")"))
       } catch {
-        deliver(.connection(origin: origin, status: .offline, at: SystemClock.now(), detail: error.description))
+        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: error.description))
       }
     }
     thread.start()
@@ -103,11 +107,11 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
       if wait > maxGap {
         lock.withLock {
           anchorJournal = Instant(millis: at.millis - Int64(maxGap * speed * 1000))
-          anchorReal = Date()
+          anchorReal = clock.monotonic()
         }
         wait = maxGap
       }
-      Thread.sleep(forTimeInterval: min(wait, 0.25))
+      clock.sleep(seconds: min(wait, 0.25))
     }
   }
 
@@ -132,7 +136,7 @@ extension ReplaySource {
     public var speed = 1.0
     public var name: String { "replay:" + path + (speed == 1 ? "" : ",speed=\(formatNumber(speed))") }
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
-      ReplaySource(path: path, origin: "replay:" + path, speed: speed, settings: context.settings)
+      ReplaySource(path: path, origin: "replay:" + path, speed: speed, settings: context.settings, clock: context.clock)
     }
   }
 

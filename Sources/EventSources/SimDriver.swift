@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 public import WallboardCore
 
@@ -17,7 +18,8 @@ public final class SimDriver: @unchecked Sendable {
   public let maxGap: Double
   private let lock = NSLock()
   private var anchorSim: Instant
-  private var anchorReal: Date
+  private var anchorReal: Monotonic
+  private let clock: Clock
   private var stopped = false
   /// The timeline from where this run starts sending (past the resumed events), the number of
   /// the last one passed, and the moment the first burst runs to.
@@ -25,7 +27,10 @@ public final class SimDriver: @unchecked Sendable {
   private let resumeAfter: Int64
   private let startsAt: Instant
 
-  public init(team: SimulatedTeam, origin: String, speed: Double, maxGap: Double = 4, resumeAfter: Int64 = 0) {
+  public init(
+    team: SimulatedTeam, origin: String, speed: Double, maxGap: Double = 4, resumeAfter: Int64 = 0, clock: Clock
+  ) {
+    self.clock = clock
     self.team = team
     self.origin = origin
     self.speed = speed
@@ -36,14 +41,14 @@ public final class SimDriver: @unchecked Sendable {
     self.resumeAfter = resumeAfter
     self.startsAt = max(team.defaultNow, last ?? team.defaultNow)
     self.anchorSim = startsAt
-    self.anchorReal = Date()
+    self.anchorReal = clock.monotonic()
   }
 
   /// The simulated clock.
   public func simulatedNow() -> Instant {
     lock.lock()
     defer { lock.unlock() }
-    return anchorSim.adding(seconds: Date().timeIntervalSince(anchorReal) * speed)
+    return anchorSim.adding(seconds: clock.monotonic().seconds(since: anchorReal) * speed)
   }
 
   public func stop() {
@@ -65,11 +70,11 @@ public final class SimDriver: @unchecked Sendable {
       let decoder = LineDecoder(origin: origin, label: origin)
       var n = Int(resumeAfter)
       let now0 = startsAt
-      deliver(.connection(origin: origin, status: .live, at: SystemClock.now(), detail: "simulated"))
+      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: "simulated"))
       while timeline.peekTime() <= now0 {
         let (_, line) = timeline.next()
         n += 1
-        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: SystemClock.now()))
+        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: clock.now()))
       }
       while !isStopped {
         let next = timeline.peekTime()
@@ -79,14 +84,17 @@ public final class SimDriver: @unchecked Sendable {
           // Skip the quiet stretch (nights, weekends): jump the clock forward.
           lock.lock()
           anchorSim = Instant(millis: next.millis - Int64(maxGap * speed * 1000))
-          anchorReal = Date()
+          anchorReal = clock.monotonic()
           lock.unlock()
           wait = maxGap
         }
-        if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.25)); continue }
+        if wait > 0 {
+          clock.sleep(seconds: min(wait, 0.25))
+          continue
+        }
         let (_, line) = timeline.next()
         n += 1
-        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: SystemClock.now()))
+        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: clock.now()))
       }
     }
     thread.start()

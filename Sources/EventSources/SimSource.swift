@@ -1,4 +1,5 @@
-public import Foundation
+public import Clock
+internal import Foundation
 public import WallboardCore
 
 /// The simulated team as a source: live through `SimDriver` (its own clock runs `speed` times
@@ -15,11 +16,11 @@ public final class SimSource: EventSource {
   public let resumeAfter: Int64
   private let driver: SimDriver
 
-  public init(team: SimulatedTeam, origin: String, speed: Double, resumeAfter: Int64 = 0) {
+  public init(team: SimulatedTeam, origin: String, speed: Double, resumeAfter: Int64 = 0, clock: Clock) {
     self.team = team
     self.origin = origin
     self.resumeAfter = resumeAfter
-    driver = SimDriver(team: team, origin: origin, speed: speed, resumeAfter: resumeAfter)
+    driver = SimDriver(team: team, origin: origin, speed: speed, resumeAfter: resumeAfter, clock: clock)
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) { driver.start(deliver: deliver) }
@@ -30,7 +31,7 @@ public final class SimSource: EventSource {
   /// Simulates up to `moment` (default: the team's present, Wednesday of its second week, or
   /// the last event the restored board holds when that is later), past the events it holds.
   public func read(
-    through moment: Instant?, receivedAt: Instant, deadline: Date, deliver: (BoardInput) -> Void
+    through moment: Instant?, receivedAt: Instant, deadline: TimeLimit, deliver: (BoardInput) -> Void
   ) throws(SourceError) -> Instant? {
     var timeline = SimTimeline(team: team)
     let held = timeline.skip(through: resumeAfter)
@@ -61,7 +62,7 @@ public final class SimSource: EventSource {
   @discardableResult
   public static func stream(
     team: SimulatedTeam, origin: String, through at: Instant, after: Int64 = 0, receivedAt: Instant? = nil,
-    deadline: Date = .distantFuture, deliver: (BoardInput) -> Void
+    deadline: TimeLimit = .distantFuture, deliver: (BoardInput) -> Void
   ) -> Bool {
     var timeline = SimTimeline(team: team)
     timeline.skip(through: after)
@@ -73,7 +74,7 @@ public final class SimSource: EventSource {
       n += 1
       deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: receivedAt ?? time))
       // The clock is read every thousand events: cheap, and a bound within a few milliseconds.
-      if n % 1000 == 0 && Date() >= deadline {
+      if n % 1000 == 0 && deadline.passed {
         deliver(
           .connection(
             origin: origin, status: .live, at: receivedAt ?? time,
@@ -114,7 +115,8 @@ extension SimSource {
     public func make(_ context: SourceContext) throws(SourceError) -> any EventSource {
       let held = context.restored[name]?.cursor.last[SimTimeline.publisher] ?? 0
       return SimSource(
-        team: SimulatedTeam(seed: seed, start: start), origin: name, speed: speed, resumeAfter: max(0, held))
+        team: SimulatedTeam(seed: seed, start: start), origin: name, speed: speed, resumeAfter: max(0, held),
+        clock: context.clock)
     }
   }
 

@@ -1,10 +1,11 @@
+public import Clock
 public import WallboardCore
 
 /// What making a source may need from the process: where `HOME` is (Orchestra keeps its
 /// databases under it), the current folder, the one clock, and the projects the board shows.
 public struct SourceContext: Sendable {
   public var locator: WorkspaceLocator
-  public var clock: @Sendable () -> Instant
+  public var clock: Clock
   /// Only these projects' features (`--project`), for the sources that can leave the others
   /// unread; nil: every project.
   public var projects: Set<String>?
@@ -14,7 +15,7 @@ public struct SourceContext: Sendable {
   /// from there (the simulation) does so instead of starting again.
   public var restored: [String: OriginState]
   public init(
-    locator: WorkspaceLocator, clock: @escaping @Sendable () -> Instant, projects: Set<String>? = nil,
+    locator: WorkspaceLocator, clock: Clock, projects: Set<String>? = nil,
     settings: BoardSettings? = nil, restored: [String: OriginState] = [:]
   ) {
     self.locator = locator

@@ -1,3 +1,4 @@
+public import Clock
 internal import Codec
 internal import Foundation
 internal import Glibc
@@ -40,7 +41,8 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   public private(set) var openedEncoding = Int(BoardCodec.version)
   private let condition = NSCondition()
   private var pending: [Item] = []
-  private var firstQueued: Date?
+  private var firstQueued: Monotonic?
+  private let clock: Clock
   private var sinceSnapshot = 0
   private var lastSnapshotDay: Int?
   private var lastSnapshotAt: Instant?
@@ -65,8 +67,10 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   /// Opens (or makes) the journal at `path` and takes it for this board: another board writing
   /// it is an error. Nothing is written before `start`.
   public init(
-    path: String, retention: Retention = Retention(), snapshotEvery: Int = 10_000, maxPending: Int = 200_000
+    path: String, retention: Retention = Retention(), snapshotEvery: Int = 10_000, maxPending: Int = 200_000,
+    clock: Clock
   ) throws(JournalError) {
+    self.clock = clock
     precondition(snapshotEvery > 0 && maxPending > 0, "a journal writer needs room for an input")
     self.path = path
     self.retention = retention
@@ -141,7 +145,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
       current.dropped += 1
       return true
     }
-    if firstQueued == nil { firstQueued = Date() }
+    if firstQueued == nil { firstQueued = clock.monotonic() }
     pending.append(.input(input, reduction, at))
     queued += 1
     sinceSnapshot += 1
@@ -187,7 +191,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
       condition.lock()
       while pending.isEmpty && !closing { condition.wait() }
       if !closing, pending.count < 4096, let first = firstQueued {
-        _ = condition.wait(until: first.addingTimeInterval(JournalWriter.batchDelay))
+        clock.wait(until: first.adding(seconds: JournalWriter.batchDelay), on: condition)
       }
       // The queue starts empty again, without the capacity of the batch taken: kept, it would
       // hold the largest burst ever queued (up to `maxPending` inputs) for the board's life.

@@ -1,4 +1,5 @@
 internal import CSDL2
+public import Clock
 internal import Glibc
 
 /// A window shown through SDL2 (`SDL_Window`) that presents `Canvas` frames.
@@ -19,6 +20,7 @@ public final class SDLWindow {
   let window: OpaquePointer
   /// Whether this window hid the mouse cursor (and so shows it again when it goes).
   private let hidCursor: Bool
+  private let clock: Clock
   /// The window's size when it leaves fullscreen, in screen coordinates: its size before it went
   /// fullscreen, at first the size it was opened at, or two thirds of the display's.
   private var windowedSize: (width: Int, height: Int)
@@ -52,7 +54,10 @@ public final class SDLWindow {
   ///   - size: the window's size in screen coordinates, resizable by the user; `nil` opens it
   ///     fullscreen at the desktop's resolution.
   ///   - hideCursor: hide the mouse cursor while the window exists (`SDL_ShowCursor`).
-  public init(title: String, size: (width: Int, height: Int)?, hideCursor: Bool = true) throws(SDLError) {
+  public init(
+    title: String, size: (width: Int, height: Int)?, hideCursor: Bool = true, clock: Clock
+  ) throws(SDLError) {
+    self.clock = clock
     if let size {
       precondition(
         size.width > 0 && size.height > 0 && size.width <= 16384 && size.height <= 16384,
@@ -115,7 +120,7 @@ public final class SDLWindow {
   /// again by `pollEvents()` each second while the window is not mapped, in case a window manager
   /// that was starting dropped it; on other drivers `SDL_ShowWindow`.
   func requestMap() {
-    lastMapRequest = SDLWindow.monotonic()
+    lastMapRequest = monotonic()
     var table = sdl
     if wb_SDL_X11MapRaised(&table, window) == 1 {
       mapsItself = true
@@ -126,7 +131,7 @@ public final class SDLWindow {
 
   /// Sends the map request again when the window is still not mapped a second after the last.
   func remapIfLost() {
-    guard mapsItself, !isMapped, SDLWindow.monotonic() - lastMapRequest >= 1 else { return }
+    guard mapsItself, !isMapped, monotonic() - lastMapRequest >= 1 else { return }
     requestMap()
   }
 
@@ -154,7 +159,7 @@ public final class SDLWindow {
       framedSince = nil
       return
     }
-    let now = SDLWindow.monotonic()
+    let now = monotonic()
     guard let since = framedSince else {
       framedSince = now
       return
@@ -169,11 +174,7 @@ public final class SDLWindow {
   }
 
   /// Seconds on the monotonic clock.
-  static func monotonic() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-  }
+  func monotonic() -> Double { clock.monotonic().seconds }
 
   deinit {
     if hidCursor { _ = sdl.SDL_ShowCursor!(SDL_ENABLE) }

@@ -1,3 +1,4 @@
+public import Clock
 internal import DisplayCore
 internal import EventSources
 internal import Foundation
@@ -12,26 +13,38 @@ public struct App {
   public static let version = "0.1.0"
   public var console: Console
   public var environment: [String: String]
-  public var now: @Sendable () -> Instant
+  /// The one clock, passed down to everything below (`.system` in the executable).
+  public var clock: Clock
+  /// The clock's wall time.
+  public var now: @Sendable () -> Instant { { [clock] in clock.now() } }
   /// What stops `run` (and reloads it): `.signals` in the executable; `.never` by default, so
   /// tests calling `main` in process install no signal handler.
   public var stop: StopRequest
   /// Opens `run`'s display (the tests' in-memory one in tests).
-  var openDisplay: (Options, [String: String], Console) throws(CLIError) -> any Display = {
-    (o, environment, console) throws(CLIError) in try Displays.open(o, environment: environment, console: console)
-  }
+  var openDisplay: (Options, [String: String], Console) throws(CLIError) -> any Display
 
+  /// - Parameter clock: the one clock; the real one unless a test passes its own.
   public init(
-    console: Console = .standard, environment: [String: String]? = nil,
-    now: @escaping @Sendable () -> Instant = App.wallClock, stop: StopRequest = .never
+    console: Console = .standard, environment: [String: String]? = nil, clock: Clock = .system,
+    stop: StopRequest = .never
   ) {
     self.console = console
     self.environment = environment ?? ProcessInfo.processInfo.environment
-    self.now = now
+    self.clock = clock
     self.stop = stop
+    self.openDisplay = { (o, environment, console) throws(CLIError) in
+      try Displays.open(o, environment: environment, console: console, clock: clock)
+    }
   }
 
-  @Sendable public static func wallClock() -> Instant { SystemClock.now() }
+  /// As `init(console:environment:clock:stop:)`, with the system clock's waits and another wall
+  /// time (a test's).
+  public init(
+    console: Console = .standard, environment: [String: String]? = nil, now: @escaping @Sendable () -> Instant,
+    stop: StopRequest = .never
+  ) {
+    self.init(console: console, environment: environment, clock: Clock.system.stamping(with: now), stop: stop)
+  }
 
   /// Runs the command line; returns the exit code. A `run` stopped by a signal returns normally
   /// (everything flushed and closed), says so on stderr and exits 0 for `SIGTERM`, 130 for
@@ -64,17 +77,17 @@ public struct App {
     case .themes: try themes()
     case .layouts: try layouts()
     case .inspect: try inspect(o)
-    case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), now: now())
+    case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), clock: clock)
     case .run:
       try LiveRun(
-        options: o, console: console, environment: environment, now: now, stop: stop, openDisplay: openDisplay
+        options: o, console: console, environment: environment, clock: clock, stop: stop, openDisplay: openDisplay
       ).run()
     }
   }
 
   func inspect(_ o: Options) throws(CLIError) {
     let wall = now()
-    let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: now)
+    let load = try FiniteLoad.load(o, now: wall, environment: environment, clock: clock)
     for w in load.warnings { console.error(w) }
     // As of `--at` when it is given: staleness is judged at that moment, as `snapshot` draws it.
     let json = InspectReport.json(

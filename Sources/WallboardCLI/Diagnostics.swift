@@ -1,3 +1,4 @@
+internal import Clock
 internal import Foundation
 internal import Journal
 internal import Projections
@@ -16,14 +17,20 @@ struct Diagnostics {
   var journal: JournalStatus?
   /// The sources as the board stands (`SourceStatus.compute`), for what they rejected.
   var sources: [SourceStatus] = []
-  private let started = Date()
+  private let clock: Clock
+  private let started: Monotonic
   private var framesThisSecond = 0
   private var eventsThisSecond = 0
-  private var secondStarted = Date()
+  private var secondStarted: Monotonic
   private(set) var fps = 0
   private(set) var eventsPerSecond = 0
 
-  init(enabled: Bool) { self.enabled = enabled }
+  init(enabled: Bool, clock: Clock) {
+    self.enabled = enabled
+    self.clock = clock
+    started = clock.monotonic()
+    secondStarted = started
+  }
 
   mutating func count(_ inputs: [BoardInput]) {
     for i in inputs { if case .event = i { eventsThisSecond += 1 } }
@@ -36,12 +43,12 @@ struct Diagnostics {
   }
 
   private mutating func roll() {
-    if Date().timeIntervalSince(secondStarted) >= 1 {
+    if clock.monotonic().seconds(since: secondStarted) >= 1 {
       fps = framesThisSecond
       eventsPerSecond = eventsThisSecond
       framesThisSecond = 0
       eventsThisSecond = 0
-      secondStarted = Date()
+      secondStarted = clock.monotonic()
     }
   }
 
@@ -57,7 +64,7 @@ struct Diagnostics {
   var lines: [String] {
     var out: [String] = []
     if enabled {
-      let up = Int(Date().timeIntervalSince(started))
+      let up = Int(clock.monotonic().seconds(since: started))
       out += [
         String(format: "frame %.1f ms · %d frames/s", frameTime * 1000, fps),
         String(format: "memory %.0f MiB", Self.residentMiB()),

@@ -1,3 +1,4 @@
+internal import Clock
 internal import DRMDisplay
 internal import DisplayCore
 internal import Foundation
@@ -16,9 +17,11 @@ enum Displays {
   /// board.
   /// `console`: DRM/KMS on the first `/dev/dri/card*` with a connected output, else the
   /// framebuffer (why DRM could not be had is said on stderr).
-  static func open(_ o: Options, environment: [String: String], console: Console) throws(CLIError) -> any Display {
+  static func open(
+    _ o: Options, environment: [String: String], console: Console, clock: Clock
+  ) throws(CLIError) -> any Display {
     guard o.display == "auto" else {
-      return try open(o, choosing: o.display, environment: environment, console: console)
+      return try open(o, choosing: o.display, environment: environment, console: console, clock: clock)
     }
     let found = AutoDisplay.Findings(
       displayServer: ["SDL_VIDEODRIVER", "WAYLAND_DISPLAY", "DISPLAY"].first { !(environment[$0] ?? "").isEmpty }
@@ -30,22 +33,22 @@ enum Displays {
     if auto.choice == "sdl" {
       // A display server is named; if it cannot be reached, `auto` goes on to the console.
       do throws(CLIError) {
-        let window = try open(o, choosing: "sdl", environment: environment, console: console)
+        let window = try open(o, choosing: "sdl", environment: environment, console: console, clock: clock)
         console.error(auto.line)
         return window
       } catch {
         auto = AutoDisplay.choose(found, serverFailed: error.message)
         console.error("wallboard: \(error.message); using --display \(auto.choice) (\(auto.reason))")
-        return try open(o, choosing: auto.choice, environment: environment, console: console)
+        return try open(o, choosing: auto.choice, environment: environment, console: console, clock: clock)
       }
     }
     console.error(auto.line)
-    return try open(o, choosing: auto.choice, environment: environment, console: console)
+    return try open(o, choosing: auto.choice, environment: environment, console: console, clock: clock)
   }
 
   /// Opens the display `choice` names (not `auto`).
   private static func open(
-    _ o: Options, choosing choice: String, environment: [String: String], console: Console
+    _ o: Options, choosing choice: String, environment: [String: String], console: Console, clock: Clock
   ) throws(CLIError) -> any Display {
     if choice == "fb" || choice.hasPrefix("fb:") {
       let device = choice == "fb" ? "/dev/fb0" : String(choice.dropFirst(3))
@@ -61,18 +64,18 @@ enum Displays {
       do { fb = try Framebuffer.open(device: device) } catch { throw .runtime(error.description) }
       try checkFits(fb.size, device: device)
       return OnConsole(
-        FramebufferScreen(fb), console: console,
+        FramebufferScreen(fb), console: console, clock: clock,
         label: "\(device): \(fb.size.width)x\(fb.size.height), \(fb.format.bitsPerPixel) bits a pixel"
           + (fb.isDoubleBuffered ? ", two pages" : ""))
     }
     if choice == "console" {
       do throws(CLIError) {
-        return try open(o, choosing: "drm", environment: environment, console: console)
+        return try open(o, choosing: "drm", environment: environment, console: console, clock: clock)
       } catch {
         console.error(
           "wallboard: \(error.message); using --display fb"
             + (o.mode != nil ? " (in the console's mode: --mode is for DRM)" : ""))
-        return try open(o, choosing: "fb", environment: environment, console: console)
+        return try open(o, choosing: "fb", environment: environment, console: console, clock: clock)
       }
     }
     if choice == "drm" || choice.hasPrefix("drm:") {
@@ -85,12 +88,12 @@ enum Displays {
       } catch {
         throw .runtime(error.description)
       }
-      return OnConsole(screen, console: console, label: "\(screen.device): \(screen.summary)")
+      return OnConsole(screen, console: console, clock: clock, label: "\(screen.device): \(screen.summary)")
     }
     switch choice {
     case "sdl":
       do {
-        return try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true)
+        return try SDLWindow(title: "Wallboard", size: o.size, hideCursor: true, clock: clock)
       } catch {
         guard error.invisibleDriver != nil else { throw .runtime("cannot open the SDL window: \(error)") }
         let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : "DISPLAY=\($0) could not be opened" }
@@ -145,9 +148,11 @@ final class OnConsole: Display {
   private let guardian: ConsoleGuard?
   private let console: Console
   private let label: String
+  private let clock: Clock
   private var shown = false
 
-  init(_ inner: any Display, console: Console, label: String) {
+  init(_ inner: any Display, console: Console, clock: Clock, label: String) {
+    self.clock = clock
     self.inner = inner
     self.console = console
     self.label = label
@@ -164,7 +169,10 @@ final class OnConsole: Display {
     try inner.present(frame)
     guard !shown else { return }
     shown = true
-    let since = ProcessStart.secondsSince().map { "; first frame \(Int(($0 * 1000).rounded())) ms after start" } ?? ""
+    let since =
+      ProcessStart.secondsSince(bootNow: clock.secondsSinceBoot()).map {
+        "; first frame \(Int(($0 * 1000).rounded())) ms after start"
+      } ?? ""
     console.error("wallboard: \(label)\(since)")
   }
   func setPower(_ on: Bool) -> Bool { inner.setPower(on) }

@@ -1,3 +1,4 @@
+public import Clock
 internal import EventSources
 internal import Foundation
 internal import Journal
@@ -29,14 +30,13 @@ public struct FiniteLoad: Sendable {
   ///   - environment: for the sources that need it (`HOME`, where Orchestra keeps its databases).
   ///   - clock: the one clock live sources read.
   public static func load(
-    _ options: Options, now: Instant, environment: [String: String]? = nil,
-    clock: (@Sendable () -> Instant)? = nil
+    _ options: Options, now: Instant, environment: [String: String]? = nil, clock: Clock
   ) throws(CLIError) -> FiniteLoad {
     let env = environment ?? ProcessInfo.processInfo.environment
     // A path a source names that is not there is refused before anything is read or written.
     let context = SourceSet.context(
       projects: options.filter.projects, settings: options.boardSettings, environment: env,
-      clock: clock ?? SystemClock.now)
+      clock: clock)
     try SourceSet.checkPaths(options.effectiveSources, context: context)
     var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var present: Instant?
@@ -54,7 +54,7 @@ public struct FiniteLoad: Sendable {
           path, options: options, into: &store, through: options.at, warn: { warnings.append($0) }
         ).at
       } else if let (w, played) = try JournalPlace.open(
-        path, options: options, into: &store, named: true, warn: { warnings.append($0) })
+        path, options: options, into: &store, named: true, clock: clock, warn: { warnings.append($0) })
       {
         present = played.at
         writer = w
@@ -66,12 +66,11 @@ public struct FiniteLoad: Sendable {
     defer { writer?.close(final: store.state, at: store.clock ?? now) }
     // `--wait` bounds the whole load: an endless input (a device, a FIFO, a far-off `--at` for
     // the simulation) is cut off and shown as still being read.
-    let started = Date()
-    let deadline = started.addingTimeInterval(options.wait)
+    let deadline = TimeLimit(clock: clock, seconds: options.wait)
     let sources = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
       settings: options.boardSettings, restored: store.state.origins,
-      environment: env, clock: clock ?? SystemClock.now)
+      environment: env, clock: clock)
     // The board a journal restored agrees with the sources (`JournalPlace.keep`).
     JournalPlace.keep(&store, to: sources, at: present)
     // Every source is listed, connecting until it says otherwise: one whose first read is not
@@ -97,10 +96,10 @@ public struct FiniteLoad: Sendable {
       if case .event(let e) = input, case .boardSnapshot = e.body { read = max(read ?? e.receivedAt, e.receivedAt) }
     }
     if sources.contains(where: { !$0.isFinite }) {
-      let inbox = Inbox()
+      let inbox = Inbox(clock: clock)
       let live = SourceSet.start(sources, inbox: inbox, liveOnly: true)
-      let liveStarted = Date()
-      while Date() < deadline {
+      let liveStarted = clock.monotonic()
+      while !deadline.passed {
         inbox.wait(timeout: 0.05)
         for input in inbox.take() {
           note(input)
@@ -108,7 +107,7 @@ public struct FiniteLoad: Sendable {
         }
         // Settled once quiet — but not while a source has not said how it stands (its first
         // read still running): that one is waited for, up to `--wait`.
-        let quiet = Date().timeIntervalSince(max(inbox.lastNewsAt, liveStarted))
+        let quiet = clock.monotonic().seconds(since: max(inbox.lastNewsAt, liveStarted))
         let unheard = live.sources.contains {
           store.state.origins[$0.origin]?.connectionDetail == SourceSet.notReadYet
             && store.state.origins[$0.origin]?.connection == .connecting

@@ -1,3 +1,4 @@
+internal import Clock
 internal import Foundation
 internal import WallboardCore
 
@@ -10,7 +11,8 @@ final class Inbox: @unchecked Sendable {
   let capacity: Int
   private let condition = NSCondition()
   private var items: [BoardInput] = []
-  private var lastNews = Date()
+  private let clock: Clock
+  private var lastNews: Monotonic
   private var closed = false
   private var mostQueued = 0
   private var waitCount = 0
@@ -21,7 +23,9 @@ final class Inbox: @unchecked Sendable {
   /// How many times a source had to wait for room.
   var waits: Int { condition.withLock { waitCount } }
 
-  init(capacity: Int = 10_000) {
+  init(capacity: Int = 10_000, clock: Clock) {
+    self.clock = clock
+    lastNews = clock.monotonic()
     precondition(capacity > 0, "an inbox needs room for at least one input")
     self.capacity = capacity
   }
@@ -36,7 +40,7 @@ final class Inbox: @unchecked Sendable {
     if items.isEmpty { wakeup.signal() }
     items.append(i)
     mostQueued = max(mostQueued, items.count)
-    if case .connection = i {} else { lastNews = Date() }
+    if case .connection = i {} else { lastNews = clock.monotonic() }
     condition.broadcast()
   }
 
@@ -59,7 +63,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// When the last event or rejected line arrived (connection changes do not count).
-  var lastNewsAt: Date { condition.withLock { lastNews } }
+  var lastNewsAt: Monotonic { condition.withLock { lastNews } }
 
   /// Waits until an input arrives, the wakeup is signalled otherwise (a stop or reload signal,
   /// a changed file) or `timeout` seconds pass.

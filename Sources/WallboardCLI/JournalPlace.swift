@@ -1,3 +1,4 @@
+internal import Clock
 internal import Codec
 internal import EventSources
 internal import Foundation
@@ -96,7 +97,8 @@ enum JournalPlace {
   ///
   /// - Returns: the writer (not started), and what the playback delivered; nil: no journal.
   static func open(
-    _ path: String, options: Options, into store: inout BoardStore, named: Bool, warn: (String) -> Void
+    _ path: String, options: Options, into store: inout BoardStore, named: Bool, clock: Clock,
+    warn: (String) -> Void
   ) throws(CLIError) -> (JournalWriter, JournalFile.Playback)? {
     if !named {
       let dir = (path as NSString).deletingLastPathComponent
@@ -113,9 +115,11 @@ enum JournalPlace {
       attempt += 1
       let writer: JournalWriter
       do throws(JournalError) {
-        writer = try JournalWriter(path: path, retention: retention(options))
+        writer = try JournalWriter(path: path, retention: retention(options), clock: clock)
       } catch {
-        guard try setAside(error, path: path, named: named, first: attempt == 1, warn: warn) else { return nil }
+        guard try setAside(error, path: path, named: named, first: attempt == 1, now: clock.now(), warn: warn) else {
+          return nil
+        }
         continue
       }
       var s = store
@@ -139,7 +143,9 @@ enum JournalPlace {
           return (writer, JournalFile.Playback())
         }
         writer.close()
-        guard try setAside(error, path: path, named: named, first: attempt == 1, warn: warn) else { return nil }
+        guard try setAside(error, path: path, named: named, first: attempt == 1, now: clock.now(), warn: warn) else {
+          return nil
+        }
       }
     }
   }
@@ -164,7 +170,7 @@ enum JournalPlace {
   /// What an unusable journal becomes: an error when named; else true when it was set aside (a
   /// new one may be begun), false when the board runs without one (said through `warn`).
   private static func setAside(
-    _ error: JournalError, path: String, named: Bool, first: Bool, warn: (String) -> Void
+    _ error: JournalError, path: String, named: Bool, first: Bool, now: Instant, warn: (String) -> Void
   ) throws(CLIError) -> Bool {
     if named { throw .runtime(error.description) }
     // Damaged or another program's: `….unreadable-<time>`; a newer (or unknown) schema or codec:
@@ -180,7 +186,7 @@ enum JournalPlace {
       warn("wallboard: \(error); running without a journal")
       return false
     }
-    let aside = path + suffix + String(Int(Date().timeIntervalSince1970))
+    let aside = path + suffix + String(now.millis / 1000)
     do { try FileManager.default.moveItem(atPath: path, toPath: aside) } catch {
       warn("wallboard: \(error) and cannot be set aside; running without a journal")
       return false

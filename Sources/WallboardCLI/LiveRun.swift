@@ -1,3 +1,4 @@
+internal import Clock
 internal import DisplayCore
 internal import EventSources
 internal import Foundation
@@ -24,7 +25,8 @@ struct LiveRun {
   let options: Options
   let console: Console
   let environment: [String: String]
-  let now: @Sendable () -> Instant
+  /// The one clock (`App`'s).
+  let clock: Clock
   /// What stops the loops and asks for a reload (SIGTERM/SIGINT, SIGHUP).
   var stop = StopRequest.never
   /// Opens the display the options name (the tests' in-memory one in tests).
@@ -32,7 +34,8 @@ struct LiveRun {
 
   func run() throws(CLIError) {
     stop.arm()
-    let inbox = Inbox()
+    let now: @Sendable () -> Instant = { [clock] in clock.now() }
+    let inbox = Inbox(clock: clock)
     var store = BoardStore(settings: options.boardSettings)
     var writer: JournalWriter?
     let journal = JournalPlace.path(options, environment: environment)
@@ -40,7 +43,7 @@ struct LiveRun {
     var restoredAt: Instant?
     if let path = journal,
       let (w, played) = try JournalPlace.open(
-        path, options: options, into: &store, named: options.journal != nil, warn: console.error)
+        path, options: options, into: &store, named: options.journal != nil, clock: clock, warn: console.error)
     {
       if played.snapshot != nil || played.inputs > 0 { store.markRestored() }
       restoredAt = played.at
@@ -68,7 +71,7 @@ struct LiveRun {
     let made = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
       settings: options.boardSettings, restored: store.state.origins,
-      environment: environment, clock: now)
+      environment: environment, clock: clock)
     JournalPlace.keep(&store, to: made, at: restoredAt)
     // Every source is on the board from the first frame, connecting until it says otherwise.
     for i in SourceSet.announce(made, at: now()) { store.apply(i) }
@@ -108,9 +111,11 @@ struct LiveRun {
     var timer = PageTimer(durations: pages, now: monotonic())
     var night = NightSchedule(rules: settings.night.compactMap { try? NightSchedule.parse(rule: $0) })
     let shift = PixelShift()
-    var diagnostics = Diagnostics(enabled: settings.diagnostics)
+    var diagnostics = Diagnostics(enabled: settings.diagnostics, clock: clock)
     var reload = resources.map { r in
-      ReloadWatch(options: options, resources: r, hangup: stop.takeHangup, wake: { [inbox] in inbox.wakeup.signal() })
+      ReloadWatch(
+        options: options, resources: r, clock: clock, hangup: stop.takeHangup,
+        wake: { [inbox] in inbox.wakeup.signal() })
     }
     var scheduler = FrameScheduler(
       minimumInterval: traits.minimumFrameInterval, pollInterval: traits.eventPollInterval,
@@ -172,7 +177,7 @@ struct LiveRun {
         night.rules = fresh.night.compactMap { try? NightSchedule.parse(rule: $0) }
         if fresh.sprints != settings.sprints {
           // The declared source's new snapshot replaces its sprints, and nothing else.
-          let declared = DeclaredSprintsSource(sprints: fresh.sprints, clock: now)
+          let declared = DeclaredSprintsSource(sprints: fresh.sprints, clock: clock)
           for input in declared.inputs(at: now()) { store.apply(input, at: boardTime()) }
         }
         settings = fresh
@@ -204,7 +209,7 @@ struct LiveRun {
         if !traits.drawsPixels {
           try present(DisplayFrame(canvas: board, dirty: nil) { TextBoard.render(view: view) }, on: display)
         } else if plan.draw, scene != nil {
-          let started = Date()
+          let started = clock.monotonic()
           let frame = FrameModel(view: view, reconnectAt: sources.reconnectAt)
           // Taken out while it draws, so that it is the one reference (never copied).
           var drawn = scene!
@@ -230,7 +235,7 @@ struct LiveRun {
             texts = BoardTexts.texts(
               board: drawn.renderer.texts, panel: panel.map { ($0.enclosing, panelRecords) })
           }
-          diagnostics.frameTime = Date().timeIntervalSince(started)
+          diagnostics.frameTime = clock.monotonic().seconds(since: started)
           let bg = drawn.theme.bg
           let night = look.night
           switch plan.path {
@@ -289,5 +294,6 @@ struct LiveRun {
     do { try display.present(frame) } catch { throw .runtime(error.message) }
   }
 
-  func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+  /// Seconds on the monotonic clock: what frames, page turns and waits are planned on.
+  func monotonic() -> Double { clock.monotonic().seconds }
 }

@@ -1,11 +1,12 @@
 internal import Glibc
 
 /// How long ago this process started, from the kernel's record of it (`/proc/self/stat`'s start
-/// time, in clock ticks since boot) and `CLOCK_BOOTTIME`: what the first frame's line reports.
+/// time, in clock ticks since boot) and the clock's time since boot (`CLOCK_BOOTTIME`): what the
+/// first frame's line reports.
 enum ProcessStart {
   /// Seconds since the process started (to a clock tick, 10 ms usually); nil when `/proc` is
   /// not there.
-  static func secondsSince() -> Double? {
+  static func secondsSince(bootNow: Double?) -> Double? {
     let fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -18,8 +19,7 @@ enum ProcessStart {
     // Field 22 of the whole line is the 20th after the name (field 3 is the first).
     guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)) else { return nil }
     let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
-    var now = timespec()
-    guard hz > 0, clock_gettime(CLOCK_BOOTTIME, &now) == 0 else { return nil }
-    return max(0, Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - ticks / hz)
+    guard hz > 0, let bootNow else { return nil }
+    return max(0, bootNow - ticks / hz)
   }
 }

@@ -1,3 +1,4 @@
+internal import Clock
 internal import EventSources
 internal import Foundation
 internal import Layout
@@ -20,14 +21,14 @@ struct ReloadWatch {
 
   /// - Parameter wake: called on the watcher's thread when a file changed (wakes the run loop).
   init(
-    options: Options, resources: Resources, hangup: @escaping @Sendable () -> Bool = { false },
+    options: Options, resources: Resources, clock: Clock, hangup: @escaping @Sendable () -> Bool = { false },
     wake: @escaping @Sendable () -> Void = {}
   ) {
     self.options = options
     self.resources = resources
     self.latest = options
     self.hangup = hangup
-    files = ReloadFiles(wake: wake)
+    files = ReloadFiles(clock: clock, wake: wake)
     files.watch(Self.watched(options, resources: resources))
   }
 
@@ -77,14 +78,17 @@ struct ReloadWatch {
 final class ReloadFiles {
   /// What the thread and the run loop share.
   private final class Shared: @unchecked Sendable {
-    let watcher = FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.2)
+    let watcher: FileWatcher
+    init(clock: Clock) { watcher = FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.2, clock: clock) }
     let lock = NSLock()
     var changed = false
     var stopped = false
   }
-  private let shared = Shared()
+  private let shared: Shared
 
-  init(wake: @escaping @Sendable () -> Void = {}) {
+  init(clock: Clock, wake: @escaping @Sendable () -> Void = {}) {
+    let shared = Shared(clock: clock)
+    self.shared = shared
     let t = Thread { [shared] in
       while !shared.lock.withLock({ shared.stopped }) {
         if !shared.watcher.wait(timeout: 60).isEmpty {

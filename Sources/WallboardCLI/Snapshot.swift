@@ -1,3 +1,4 @@
+internal import Clock
 internal import PNG
 internal import Raster
 internal import WallboardCore
@@ -7,13 +8,14 @@ internal import ZoneFiles
 /// `wallboard snapshot`: renders one frame of the board to a PNG file: what `run` shows on a
 /// screen of `--size` under `--rotate`.
 enum Snapshot {
-  static func run(_ o: Options, resources: Resources, now: Instant) throws(CLIError) {
+  static func run(_ o: Options, resources: Resources, clock: Clock) throws(CLIError) {
+    let now = clock.now()
     guard let out = o.out else { throw .usage("snapshot needs --out FILE.png") }
     try checkOutput(out, option: "--out")
     let size = o.size ?? (1920, 1080)
     let screen = Screen(width: size.width, height: size.height, rotation: o.rotate)
     var scene = try Scene.load(o, resources: resources, board: screen.canvasSize)
-    let load = try FiniteLoad.load(o, now: now)
+    let load = try FiniteLoad.load(o, now: now, clock: clock)
     let zone = o.timeZone ?? .current
     // The moment shown is `at`. With `--at`, everything is as of that moment: the ages, the
     // staleness and the live dot's pulse, so the same `--at` gives the same pixels every time;

@@ -1,3 +1,4 @@
+internal import Clock
 internal import EventSources
 internal import Foundation
 internal import WallboardCore
@@ -15,7 +16,7 @@ final class SourceSet {
   /// of each origin (the simulation goes on from there).
   static func make(
     _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], settings: BoardSettings? = nil,
-    restored: [String: OriginState] = [:], environment: [String: String], clock: @escaping @Sendable () -> Instant
+    restored: [String: OriginState] = [:], environment: [String: String], clock: Clock
   ) throws(CLIError) -> [any EventSource] {
     var context = Self.context(projects: projects, settings: settings, environment: environment, clock: clock)
     context.restored = restored
@@ -31,8 +32,7 @@ final class SourceSet {
   /// What making a source may need. `--project`: the workspace sources leave other projects'
   /// features unread (the board's filter would keep them aside anyway).
   static func context(
-    projects: [String] = [], settings: BoardSettings? = nil, environment: [String: String],
-    clock: @escaping @Sendable () -> Instant
+    projects: [String] = [], settings: BoardSettings? = nil, environment: [String: String], clock: Clock
   ) -> SourceContext {
     SourceContext(
       locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects),

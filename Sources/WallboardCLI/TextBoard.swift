@@ -32,7 +32,7 @@ public enum TextBoard {
     if let banner = view.banner { lines.append("!! " + BannerText.line(banner, now: now, zone: zone)) }
     if let s = c.sprint, let b = c.burndown {
       lines.append(
-        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(ProgressText.daysLeft(b.daysLeft))  ·  \(Clock.hhmm(at, zone)) \(zone.identifier)"
+        "\(s.name)  \(s.startDate) → \(s.endDate)  ·  \(ProgressText.daysLeft(b.daysLeft))  ·  \(ClockText.hhmm(at, zone)) \(zone.identifier)"
       )
       if let g = s.goal { lines.append("Goal: \(g)") }
       let rem = b.remaining.compactMap { $0 }
@@ -73,7 +73,7 @@ public enum TextBoard {
     for t in state.recent.suffix(5).reversed() {
       let id = state.shownId(FeatureKey(project: t.project, id: t.featureId))
       let to = StateLabel.of(t.to, project: t.project, in: state)
-      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(to)  \(Clock.hhmm(t.at, zone))")
+      lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(to)  \(ClockText.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
   }

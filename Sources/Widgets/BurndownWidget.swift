@@ -144,7 +144,7 @@ public struct BurndownWidget: Widget {
       let box = Rect(
         x: x(day: Double(i)), y: plot.maxY + style.u(4), width: dayW * Double(everyDay), height: axisHeight)
       // The month joins the day number on the first day and on the 1st, when there is room.
-      let long = Clock.dayMonth(d)
+      let long = ClockText.dayMonth(d)
       let withMonth = (i == 0 || d.day == 1) && painter.width(long, size: labelSize, tabular: true) <= box.width
       painter.draw(
         withMonth ? long : "\(d.day)", in: box, size: labelSize, color: ink, background: t.bg,

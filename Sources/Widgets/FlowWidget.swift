@@ -179,7 +179,7 @@ public struct FlowWidget: Widget {
     if first > 0 {
       let gap = Rect(x: plot.minX, y: plot.minY, width: dayW * Double(first), height: plot.height)
       let text = painter.firstFitting(
-        ["no history before \(Clock.dayMonth(f.days[Swift.min(first, n - 1)].date))", "no history", ""],
+        ["no history before \(ClockText.dayMonth(f.days[Swift.min(first, n - 1)].date))", "no history", ""],
         width: gap.width - style.u(8), size: labelSize)
       painter.draw(
         text, in: Rect(x: gap.minX, y: gap.midY - labelSize, width: gap.width, height: labelSize * 2), size: labelSize,
@@ -215,7 +215,7 @@ public struct FlowWidget: Widget {
       let minX = Swift.max(area.minX, centre - w / 2)
       let box = Rect(
         x: minX, y: strip.maxY + style.u(4), width: Swift.min(area.maxX, centre + w / 2) - minX, height: axisHeight)
-      let long = Clock.dayMonth(day.date)
+      let long = ClockText.dayMonth(day.date)
       let withMonth =
         (i < everyDay || day.date.day == 1) && painter.width(long, size: labelSize, tabular: true) <= box.width
       painter.draw(

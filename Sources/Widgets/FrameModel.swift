@@ -81,8 +81,8 @@ public enum BannerText {
     // The time alone when the data is from today; with the date when it is older.
     func since(_ t: Instant) -> String {
       zone.date(of: t) == zone.date(of: now)
-        ? "showing data from \(Clock.hhmm(t, zone))"
-        : "showing data from \(Clock.dayMonth(zone.date(of: t))) \(Clock.hhmm(t, zone))"
+        ? "showing data from \(ClockText.hhmm(t, zone))"
+        : "showing data from \(ClockText.dayMonth(zone.date(of: t))) \(ClockText.hhmm(t, zone))"
     }
     switch banner {
     case .restored(let from): return "Last known board — " + since(from)
@@ -127,9 +127,9 @@ public struct HeaderModel: Hashable, Sendable {
     scope = HeaderModel.scopeText(filter)
     goal = sprint?.goal
     if let s = sprint {
-      dates = "\(Clock.dayMonth(s.startDate)) – \(Clock.dayMonth(s.endDate))"
+      dates = "\(ClockText.dayMonth(s.startDate)) – \(ClockText.dayMonth(s.endDate))"
     } else if let f = flow, let first = f.days.first, let last = f.days.last, f.days.count > 1 {
-      dates = "\(Clock.dayMonth(first.date)) – \(Clock.dayMonth(last.date))"
+      dates = "\(ClockText.dayMonth(first.date)) – \(ClockText.dayMonth(last.date))"
     } else {
       dates = ""
     }
@@ -138,9 +138,9 @@ public struct HeaderModel: Hashable, Sendable {
     } else {
       daysLeft = ""
     }
-    clock = Clock.hhmm(at, zone)
+    clock = ClockText.hhmm(at, zone)
     let d = zone.date(of: at)
-    day = "\(Clock.weekdayName(d)) \(Clock.dayMonth(d))"
+    day = "\(ClockText.weekdayName(d)) \(ClockText.dayMonth(d))"
   }
 }
 
@@ -334,7 +334,7 @@ public enum Ages {
     let s = (now.millis - then.millis) / 1000
     if s >= -60 && s < longestAge { return text(from: then, to: now) }
     let d = zone.date(of: then)
-    return d.year == zone.date(of: now).year ? Clock.dayMonth(d) : "\(Clock.dayMonth(d)) \(d.year)"
+    return d.year == zone.date(of: now).year ? ClockText.dayMonth(d) : "\(ClockText.dayMonth(d)) \(d.year)"
   }
 }
 
@@ -346,7 +346,7 @@ public enum Numbers {
 }
 
 /// Clock and calendar text.
-public enum Clock {
+public enum ClockText {
   static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
   public static func hhmm(_ t: Instant, _ zone: Zone) -> String {

@@ -1,5 +1,6 @@
 // `make bench`: throughput of the parts that must keep up with a busy team, in release mode.
 // Each case runs a few times; the best run is reported (the least disturbed by the machine).
+import Clock
 import EventSources
 import Foundation
 import Glyphs
@@ -311,7 +312,7 @@ func idleWatcher(_ mode: FileWatcher.Mode) -> (name: String, percent: Double) {
   try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: dir) }
   for i in 0..<100 { _ = FileManager.default.createFile(atPath: dir.path + "/FEAT-\(i).md", contents: Data("x".utf8)) }
-  let watcher = FileWatcher(mode: mode)
+  let watcher = FileWatcher(mode: mode, clock: .system)
   watcher.watch(dir.path)
   func cpu() -> Double {
     var u = rusage()
@@ -392,7 +393,9 @@ func firstWorkspaceBoard() -> BoardState {
   }
   let box = Box()
   let (now, path) = (workspaceNow, workspacePath)
-  let source = OrchestraDBSource(origin: "orchestra-db:bench", clock: { now }) { (path, "SQLite bench") }
+  let source = OrchestraDBSource(origin: "orchestra-db:bench", clock: .system.stamping { now }) {
+    (path, "SQLite bench")
+  }
   source.pollInterval = 60
   source.start { input in
     box.lock.withLock { _ = Reducer.reduce(into: &box.state, input) }
@@ -508,8 +511,8 @@ func idleFollowing(_ name: String, _ source: any EventSource, seconds: Double = 
   Thread.sleep(forTimeInterval: 0.5)
   return (name, used / wall * 100)
 }
-let idleDatabase = OrchestraDBSource(origin: "orchestra-db:bench") { (workspacePath, "SQLite bench") }
-let idleTree = OrchestraMarkdownSource(origin: "orchestra-md:bench", workspace: mdWorkspace.path)
+let idleDatabase = OrchestraDBSource(origin: "orchestra-db:bench", clock: .system) { (workspacePath, "SQLite bench") }
+let idleTree = OrchestraMarkdownSource(origin: "orchestra-md:bench", workspace: mdWorkspace.path, clock: .system)
 // The one command, `orchestra:WORKSPACE`: the workspace found through a home whose
 // `.orchestra/db/` holds the bench database under the hash rule's name.
 let idleHome = workspaceDir.appendingPathComponent("home").path
@@ -522,7 +525,7 @@ try! FileManager.default.createDirectory(
 try! FileManager.default.createSymbolicLink(atPath: hashedBenchDB, withDestinationPath: workspacePath)
 let idleWorkspaceSource = try! SourceRegistry.make(
   try! SourceSpec.parse("orchestra:" + idleWorkspace),
-  context: SourceContext(locator: idleLocator, clock: SystemClock.now))
+  context: SourceContext(locator: idleLocator, clock: .system))
 let idleSources = [
   idleFollowing("following idle 10,000-feature database, 15 s", idleDatabase),
   idleFollowing("following idle 10,000-file markdown tree, 15 s", idleTree),
@@ -556,7 +559,7 @@ let journalWrite = measure("journal: encode + insert, batches of 4,096", count: 
 }
 let restorePath = journalDir + "/restore.db"
 do {
-  let writer = try! JournalWriter(path: restorePath, snapshotEvery: 10_000)
+  let writer = try! JournalWriter(path: restorePath, snapshotEvery: 10_000, clock: .system)
   var store = BoardStore(settings: BoardSettings(), recorder: writer)
   writer.start()
   // The seeded board's own events, then status changes up to 9,999 past the 11th snapshot.
@@ -805,7 +808,7 @@ if let json = argument("--json") {
   {
     machine["cpu"] = model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
   }
-  machine["date"] = Instant(seconds: Int64(Date().timeIntervalSince1970)).rfc3339
+  machine["date"] = Instant(seconds: Clock.system.now().millis / 1000).rfc3339
   try! report.writeJSON(to: json, machine: machine)
   print("(written to \(json))")
 }

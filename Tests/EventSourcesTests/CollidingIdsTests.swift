@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Projections
 import TestSupport
@@ -80,7 +81,7 @@ struct CollidingIdsTests {
     var sources: [OrchestraDBSource] = []
     for ws in [first, second] {
       let path = ws.path
-      let source = OrchestraDBSource(origin: "orchestra-db:\(path)") { (path, "SQLite \(path)") }
+      let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: .system) { (path, "SQLite \(path)") }
       source.pollInterval = 0.1
       source.start { board.put($0) }
       sources.append(source)

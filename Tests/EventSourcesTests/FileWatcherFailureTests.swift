@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Glibc
 import TestSupport
@@ -14,7 +15,7 @@ struct FileWatcherFailureTests {
     try append("", to: file)
     let fake = FakeInotify()
     fake.initFailure = errno
-    let w = FileWatcher(mode: .automatic, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls)
+    let w = FileWatcher(mode: .automatic, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls, clock: .system)
     #expect(!w.usesInotify)
     w.watch(file)
     try append("x", to: file)
@@ -30,7 +31,7 @@ struct FileWatcherFailureTests {
     try append("", to: other)
     let fake = FakeInotify()
     fake.addFailure = { $0 == file ? ENOSPC : nil }
-    let w = FileWatcher(mode: .automatic, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls)
+    let w = FileWatcher(mode: .automatic, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls, clock: .system)
     w.watch(file)
     w.watch(other)
     #expect(w.usesInotify)
@@ -48,7 +49,7 @@ struct FileWatcherFailureTests {
     try append("", to: paths[0])
     try FileManager.default.createDirectory(atPath: paths[1], withIntermediateDirectories: false)
     let fake = FakeInotify()
-    let w = FileWatcher(mode: .inotify, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls)
+    let w = FileWatcher(mode: .inotify, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls, clock: .system)
     for p in paths { w.watch(p) }
     #expect(w.wait(timeout: 0.1).isEmpty)
     fake.enqueue(InotifyEvent(wd: -1, mask: UInt32(IN_Q_OVERFLOW), name: ""))
@@ -60,7 +61,7 @@ struct FileWatcherFailureTests {
     let file = dir.url.path + "/a.jsonl"
     try append("", to: file)
     let fake = FakeInotify()
-    let w = FileWatcher(mode: .inotify, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls)
+    let w = FileWatcher(mode: .inotify, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls, clock: .system)
     w.watch(file)
     // An event cut short (its name's length runs past the bytes), for a watch nobody has:
     // only the broken bytes can make the file reported.
@@ -75,7 +76,7 @@ struct FileWatcherFailureTests {
     let folder = dir.url.path + "/features"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
     let fake = FakeInotify()
-    let w = FileWatcher(mode: .inotify, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls)
+    let w = FileWatcher(mode: .inotify, pollInterval: 0.05, debounce: 0.02, syscalls: fake.syscalls, clock: .system)
     w.watch(folder)
     let wd = try #require(fake.wd(folder))
     #expect(fake.adds(of: folder) == 1)

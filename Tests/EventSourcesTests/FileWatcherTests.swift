@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Glibc
 import TestSupport
@@ -32,7 +33,7 @@ struct FileWatcherTests {
   static let modes: [FileWatcher.Mode] = [.inotify, .polling]
 
   func watcher(_ mode: FileWatcher.Mode, debounce: Double = 0.05) -> FileWatcher {
-    let w = FileWatcher(mode: mode, pollInterval: 0.05, debounce: debounce)
+    let w = FileWatcher(mode: mode, pollInterval: 0.05, debounce: debounce, clock: .system)
     #expect(w.usesInotify == (mode == .inotify), "this kernel gives inotify")
     return w
   }
@@ -199,7 +200,7 @@ struct FileWatcherTests {
 @Suite("FileWatcher caps")
 struct FileWatcherCapTests {
   @Test func badPathsAreRefusedNamingWhy() throws {
-    let w = FileWatcher(mode: .polling)
+    let w = FileWatcher(mode: .polling, clock: .system)
     #expect(throws: FileWatcher.Refusal.emptyPath) { try w.add("") }
     let long = "/" + String(repeating: "a", count: 5000)
     #expect(throws: FileWatcher.Refusal.pathTooLong(bytes: 5001, limit: 4096)) { try w.add(long) }
@@ -209,7 +210,7 @@ struct FileWatcherCapTests {
 
   @Test func atMostMaxPathsAreWatched() throws {
     let dir = try TempDir()
-    let w = FileWatcher(mode: .polling)
+    let w = FileWatcher(mode: .polling, clock: .system)
     for i in 0..<FileWatcher.maxPaths { try w.add(dir.url.path + "/\(i)") }
     try w.add(dir.url.path + "/0")  // again: idempotent, not one more
     #expect(throws: FileWatcher.Refusal.tooManyPaths(limit: FileWatcher.maxPaths)) {

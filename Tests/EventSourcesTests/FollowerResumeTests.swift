@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -23,7 +24,8 @@ struct FollowerResumeTests {
     let origin = "jsonl:\(file.path)"
     let source = try! SourceSpec.parse("jsonl:" + file.path).configuration.make(
       SourceContext(
-        locator: WorkspaceLocator(home: "/nonexistent", currentDirectory: "/"), clock: { Instant(millis: 0) },
+        locator: WorkspaceLocator(home: "/nonexistent", currentDirectory: "/"),
+        clock: .system.stamping { Instant(millis: 0) },
         restored: board.origins))
     let box = Collected()
     source.start { box.put($0) }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -19,7 +20,7 @@ struct FollowerTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("events.jsonl")
     try Self.line("A", "todo").write(to: file, atomically: false, encoding: .utf8)
-    let follower = JSONLinesFollower(path: file.path, origin: "jsonl:\(file.path)")
+    let follower = JSONLinesFollower(path: file.path, origin: "jsonl:\(file.path)", clock: .system)
     follower.pollInterval = 0.05
     configure(follower)
     let board = LiveBoard()

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -41,7 +42,8 @@ struct MarkdownTabsTests {
 
   @Test func theSourceFollowsATreeWithTabs() throws {
     let dir = try Self.copy("tabs")
-    let source = OrchestraMarkdownSource(origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path)
+    let source = OrchestraMarkdownSource(
+      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, clock: .system)
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }
@@ -137,7 +139,8 @@ struct UnreadableFeatureFileTests {
   /// The source's line on the board says the unreadable file, and stops saying it once fixed.
   @Test func theSourceSaysItsUnreadableFileUntilItIsFixed() throws {
     let dir = try MarkdownTabsTests.copy("unreadable")
-    let source = OrchestraMarkdownSource(origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path)
+    let source = OrchestraMarkdownSource(
+      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, clock: .system)
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }

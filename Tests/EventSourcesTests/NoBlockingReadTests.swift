@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -83,9 +84,10 @@ struct NoBlockingReadTests {
     try Self.fifo(home.url.path + "/.orchestra/db/index.json")
     try Self.fifo(home.url.path + "/.orchestra/run/team-ws.info")
     let locator = WorkspaceLocator(home: home.url.path, currentDirectory: "/")
-    let source = OrchestraWorkspaceSource(origin: "orchestra:\(ws)", workspace: ws, locator: locator) { found in
+    let source = OrchestraWorkspaceSource(origin: "orchestra:\(ws)", workspace: ws, locator: locator, clock: .system) {
+      found in
       guard case .markdown = found.store else { return nil }
-      return OrchestraMarkdownSource(origin: "orchestra:\(ws)", workspace: found.workspace)
+      return OrchestraMarkdownSource(origin: "orchestra:\(ws)", workspace: found.workspace, clock: .system)
     }
     let board = LiveBoard()
     source.start { board.put($0) }
@@ -101,7 +103,7 @@ struct NoBlockingReadTests {
     _ = home
     let path = ws + "/.projects/web/" + file
     try Self.fifo(path)
-    let source = OrchestraMarkdownSource(origin: "orchestra:\(ws)", workspace: ws)
+    let source = OrchestraMarkdownSource(origin: "orchestra:\(ws)", workspace: ws, clock: .system)
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }
@@ -145,7 +147,7 @@ struct NoBlockingReadTests {
     let ws = try OrchestraWorkspace(ddl: Self.ddl(endless: table))
     defer { ws.writer.stop() }
     let path = ws.path
-    let source = OrchestraDBSource(origin: "orchestra-db:\(path)") { (path, "SQLite \(path)") }
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: .system) { (path, "SQLite \(path)") }
     source.pollInterval = 0.05
     source.statementTimeout = 0.3
     source.backoff = Backoff(initial: 1, max: 30, jitter: 0, seed: 1)
@@ -165,7 +167,7 @@ struct NoBlockingReadTests {
       Deadline.within(5) { () -> Double? in
         let end = Date().addingTimeInterval(3)
         while Date() < end {
-          if let at = source.nextAttemptAt { return Double(at.millis - SystemClock.now().millis) / 1000 }
+          if let at = source.nextAttemptAt { return Double(at.millis - Clock.system.now().millis) / 1000 }
           Thread.sleep(forTimeInterval: 0.02)
         }
         return nil
@@ -173,7 +175,7 @@ struct NoBlockingReadTests {
     // 1 s, or four times the 0.3 s the failed read took, whichever is longer.
     #expect(first > 0.5 && first <= 1.3, "the first wait: \(first) s")
     Thread.sleep(forTimeInterval: 2)
-    let later = try #require(source.nextAttemptAt.map { Double($0.millis - SystemClock.now().millis) / 1000 })
+    let later = try #require(source.nextAttemptAt.map { Double($0.millis - Clock.system.now().millis) / 1000 })
     #expect(later > 1.0, "the second wait is longer: \(later) s")
   }
 }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -8,7 +9,7 @@ import WallboardCore
 @Suite("Following an Orchestra workspace database", .serialized)
 struct OrchestraDBSourceTests {
   static func follow(_ path: String) -> (OrchestraDBSource, LiveBoard) {
-    let source = OrchestraDBSource(origin: "orchestra-db:\(path)") {
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: .system) {
       WorkspaceLocator.isFile(path) ? (path, "SQLite \(path)") : (nil, "\(path): no such database yet")
     }
     source.pollInterval = 0.1
@@ -117,7 +118,9 @@ struct OrchestraDBBackfillTests {
     try ws.write(id: "FEAT-C", status: "todo", estimate: "M", at: "2026-11-07T09:00:00Z")
 
     let path = ws.path
-    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: { M.t("2026-11-20T00:00:00Z") }) {
+    let source = OrchestraDBSource(
+      origin: "orchestra-db:\(path)", clock: .system.stamping { M.t("2026-11-20T00:00:00Z") }
+    ) {
       (path, "SQLite \(path)")
     }
     source.pollInterval = 0.1
@@ -194,7 +197,7 @@ extension OrchestraDBBackfillTests {
 @Suite("Following a database: one poll, many rows", .serialized)
 struct OrchestraDBPollTests {
   static func follow(_ path: String, interval: Double) -> (OrchestraDBSource, LiveBoard) {
-    let source = OrchestraDBSource(origin: "orchestra-db:\(path)") { (path, "SQLite \(path)") }
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: .system) { (path, "SQLite \(path)") }
     source.pollInterval = interval
     let board = LiveBoard()
     source.start { board.put($0) }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -11,7 +12,7 @@ import WallboardCore
 @Suite("Following an Orchestra markdown tree", .serialized)
 struct OrchestraMarkdownSourceTests {
   static func follow(_ workspace: String) -> (OrchestraMarkdownSource, LiveBoard) {
-    let source = OrchestraMarkdownSource(origin: "orchestra-md:\(workspace)", workspace: workspace)
+    let source = OrchestraMarkdownSource(origin: "orchestra-md:\(workspace)", workspace: workspace, clock: .system)
     let board = LiveBoard()
     source.start { board.put($0) }
     return (source, board)
@@ -127,7 +128,7 @@ struct OrchestraMarkdownSourceTests {
     defer { writer.stop() }
     try writer.feature(["id": "FEAT-A", "title": "A", "status": "todo"])
     let source = OrchestraMarkdownSource(
-      origin: "orchestra-md:hint", workspace: dir.url.path, projects: nil, clock: SystemClock.now,
+      origin: "orchestra-md:hint", workspace: dir.url.path, projects: nil, clock: .system,
       waiter: DeafWaiter())
     source.rescanInterval = 60
     let board = LiveBoard()

@@ -1,16 +1,19 @@
+import Clock
 import EventSources
 import TestSupport
 import Testing
 import WallboardCore
 import Wire
 
-/// The Orchestra session's logic stepped with plain instants: no sockets, no sleeps.
+/// The Orchestra session's logic stepped with plain numbers on the monotonic clock: no sockets,
+/// no sleeps.
 @Suite("The Orchestra session, as a state machine")
 struct OrchestraSessionMachineTests {
   typealias M = OrchestraSessionMachine
   static let origin = "orchestra://h:1"
 
-  static func at(_ seconds: Double) -> Instant { Instant(millis: 1_800_000_000_000 + Int64(seconds * 1000)) }
+  /// `seconds` on the monotonic clock, which the machine's timers run on.
+  static func at(_ seconds: Double) -> Monotonic { Monotonic(seconds: seconds) }
 
   static var settings: M.Settings {
     var s = M.Settings()
@@ -170,9 +173,9 @@ struct OrchestraSessionMachineTests {
       let ended = m.on(.streamEnded("cannot connect: Connection refused"), at: Self.at(now))
       shown += Self.statuses(ended)
       let retry = m.retryAt!
-      delays.append(Double(retry.millis - Self.at(now).millis) / 1000)
-      #expect(m.on(.tick, at: Instant(millis: retry.millis - 1)).isEmpty, "no try before its time")
-      now = Double(retry.millis - Self.at(0).millis) / 1000
+      delays.append(retry.seconds(since: Self.at(now)))
+      #expect(m.on(.tick, at: retry.adding(seconds: -0.001)).isEmpty, "no try before its time")
+      now = retry.seconds(since: Self.at(0))
       #expect(m.on(.tick, at: retry).last == .openStream(topics: Event.topics))
     }
     for (i, d) in delays.enumerated() {
@@ -190,7 +193,7 @@ struct OrchestraSessionMachineTests {
       if m.on(.tick, at: Self.at(t)).contains(.checkHealth) { _ = m.on(.healthy, at: Self.at(t)) }
     }
     _ = m.on(.streamEnded("server closed the connection"), at: Self.at(now + 61))
-    let wait = Double(m.retryAt!.millis - Self.at(now + 61).millis) / 1000
+    let wait = m.retryAt!.seconds(since: Self.at(now + 61))
     #expect(wait >= 0.8 && wait <= 1.2)
   }
 
@@ -211,7 +214,7 @@ struct OrchestraSessionMachineTests {
     #expect(m.on(.tick, at: Self.at(5.4)) == [.checkHealth])
     _ = m.on(.healthy, at: Self.at(5.5))
     let retry = m.retryAt!
-    #expect(Double(retry.millis - Self.at(0.4).millis) / 1000 >= 24)
+    #expect(retry.seconds(since: Self.at(0.4)) >= 24)
     #expect(m.on(.tick, at: retry).last == .openStream(topics: Event.topics))
   }
 
@@ -222,5 +225,13 @@ struct OrchestraSessionMachineTests {
     #expect(Self.statuses(stop) == [.offline])
     #expect(m.on(.stop, at: Self.at(4)).isEmpty)
     #expect(m.on(.received(Self.event(seq: 11)), at: Self.at(5)).isEmpty)
+  }
+}
+
+extension OrchestraSessionMachine {
+  /// One input at `now` on the monotonic clock, stamped with a wall time that far past a fixed
+  /// start: the tests step one number.
+  mutating func on(_ input: Input, at now: Monotonic) -> [Action] {
+    on(input, at: now, stamp: Instant(millis: 1_800_000_000_000 + now.nanoseconds / 1_000_000))
   }
 }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import Projections
@@ -85,7 +86,8 @@ struct OrchestraSourceTests {
 
   func start(_ peer: OrchestraPeer) -> (OrchestraSource, LiveBoard, String) {
     let origin = "orchestra://127.0.0.1:\(peer.port)"
-    let source = OrchestraSource(host: "127.0.0.1", port: peer.port, origin: origin, settings: Self.settings)
+    let source = OrchestraSource(
+      host: "127.0.0.1", port: peer.port, origin: origin, settings: Self.settings, clock: .system)
     let board = LiveBoard()
     source.start { board.put($0) }
     return (source, board, origin)
@@ -176,7 +178,7 @@ struct OrchestraSourceTests {
     let port = peer.port
     peer.stop()
     let origin = "orchestra://127.0.0.1:\(port)"
-    let source = OrchestraSource(host: "127.0.0.1", port: port, origin: origin, settings: Self.settings)
+    let source = OrchestraSource(host: "127.0.0.1", port: port, origin: origin, settings: Self.settings, clock: .system)
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -116,7 +117,7 @@ struct OverCapRowTests {
   }
 
   static func follow(_ path: String) -> (OrchestraDBSource, LiveBoard) {
-    let source = OrchestraDBSource(origin: "orchestra-db:\(path)") { (path, "SQLite \(path)") }
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: .system) { (path, "SQLite \(path)") }
     source.pollInterval = 0.05
     let board = LiveBoard()
     source.start { board.put($0) }
@@ -248,8 +249,8 @@ struct OverCapRowTests {
 
     // The source shows what the cap allows and says how many were left out.
     let source = OrchestraMarkdownSource(
-      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, projects: nil, clock: SystemClock.now,
-      waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05), limits: limits)
+      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, projects: nil, clock: .system,
+      waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05, clock: .system), limits: limits)
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }

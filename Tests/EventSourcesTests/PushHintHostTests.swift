@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -137,9 +138,10 @@ struct PushHintRefusalTests {
     try Data(info.utf8).write(to: run.appendingPathComponent(RunInfo.slug(of: workspace) + ".info"))
     let locator = WorkspaceLocator(home: home.url.path, currentDirectory: "/")
     let origin = "orchestra:" + workspace
-    let source = OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: locator) { found in
+    let source = OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: locator, clock: .system) {
+      found in
       guard case .markdown = found.store else { return nil }
-      return OrchestraMarkdownSource(origin: origin, workspace: found.workspace)
+      return OrchestraMarkdownSource(origin: origin, workspace: found.workspace, clock: .system)
     }
     let board = LiveBoard()
     let started = Date()

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -127,9 +128,10 @@ struct OrchestraWorkspaceSourceTests {
 
     let locator = WorkspaceLocator(home: home.url.path, currentDirectory: "/")
     let origin = "orchestra:" + workspace
-    let source = OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: locator) { found in
+    let source = OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: locator, clock: .system) {
+      found in
       guard case .database(let path) = found.store else { return nil }
-      let db = OrchestraDBSource(origin: origin) { (path, found.detail) }
+      let db = OrchestraDBSource(origin: origin, clock: .system) { (path, found.detail) }
       db.pollInterval = 60  // Only a hint brings a change within the test's time.
       return db
     }
@@ -172,9 +174,10 @@ extension OrchestraWorkspaceSourceTests {
     let workspace = WorkspaceLocator.absolute(wsDir.url.path, from: "/")
     let locator = WorkspaceLocator(home: home.url.path, currentDirectory: "/")
     let origin = "orchestra:" + workspace
-    let source = OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: locator) { found in
+    let source = OrchestraWorkspaceSource(origin: origin, workspace: workspace, locator: locator, clock: .system) {
+      found in
       guard case .database(let path) = found.store else { return nil }
-      let db = OrchestraDBSource(origin: origin) { (path, found.detail) }
+      let db = OrchestraDBSource(origin: origin, clock: .system) { (path, found.detail) }
       db.pollInterval = 0.2
       return db
     }

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import TestSupport
@@ -23,7 +24,7 @@ struct SimResumeTests {
     try #require(whole.count > n + 100)
     let held = whole[n - 1]
     #expect(held.seq == Int64(n) && held.time > Self.team.defaultNow, "the journal is past the default present")
-    let source = SimSource(team: Self.team, origin: "sim", speed: 600, resumeAfter: Int64(n))
+    let source = SimSource(team: Self.team, origin: "sim", speed: 600, resumeAfter: Int64(n), clock: .system)
     var read: [BoardInput] = []
     let reached = try source.read(through: nil, receivedAt: held.time, deadline: .distantFuture) { read.append($0) }
     #expect(reached == held.time, "its present is the held moment, not the default one before it")
@@ -40,11 +41,14 @@ struct SimResumeTests {
     let whole = Self.events(SimSource.inputs(team: Self.team, origin: "sim", through: later))
     let n = try #require(whole.firstIndex { $0.time > Self.team.defaultNow }) + 50
     let held = whole[n - 1]
-    let driver = SimDriver(team: Self.team, origin: "sim", speed: 1, resumeAfter: Int64(n))
-    let now = driver.simulatedNow()
-    #expect(now >= held.time && now < held.time.adding(seconds: 60))
-    let fresh = SimDriver(team: Self.team, origin: "sim", speed: 1)
-    #expect(fresh.simulatedNow() < Self.team.defaultNow.adding(seconds: 60))
+    // On a clock that does not move, the simulated clock starts exactly there.
+    let time = TestClock()
+    let driver = SimDriver(team: Self.team, origin: "sim", speed: 1, resumeAfter: Int64(n), clock: time.clock)
+    #expect(driver.simulatedNow() == max(held.time, Self.team.defaultNow))
+    let fresh = SimDriver(team: Self.team, origin: "sim", speed: 1, clock: time.clock)
+    #expect(fresh.simulatedNow() == Self.team.defaultNow)
+    time.advance(by: 30)
+    #expect(fresh.simulatedNow() == Self.team.defaultNow.adding(seconds: 30))
   }
 
   /// `make` reads the restored origin's numbers: the simulation's own publisher.
@@ -54,7 +58,7 @@ struct SimResumeTests {
       Reducer.reduce(into: &board, input)
     }
     let context = SourceContext(
-      locator: .live(environment: [:]), clock: { Instant(millis: 0) }, restored: board.origins)
+      locator: .live(environment: [:]), clock: .system.stamping { Instant(millis: 0) }, restored: board.origins)
     let source = try #require(try SimSource.Spec().make(context) as? SimSource)
     #expect(source.resumeAfter == board.origins["sim"]?.cursor.last[SimTimeline.publisher])
     #expect(source.resumeAfter > 0)

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import Projections
@@ -76,7 +77,9 @@ struct TrailLifetimeStoreTests {
     }
     let path = ws.path
     let now = Self.now
-    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: { now }) { (path, "SQLite \(path)") }
+    let source = OrchestraDBSource(origin: "orchestra-db:\(path)", clock: .system.stamping { now }) {
+      (path, "SQLite \(path)")
+    }
     let inputs = Inputs()
     source.start { inputs.put($0) }
     defer { source.stop() }
@@ -120,7 +123,7 @@ struct TrailLifetimeStoreTests {
     }
     let now = Self.now
     let source = OrchestraMarkdownSource(
-      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, clock: { now })
+      origin: "orchestra-md:\(dir.url.path)", workspace: dir.url.path, clock: .system.stamping { now })
     let inputs = Inputs()
     source.start { inputs.put($0) }
     defer { source.stop() }

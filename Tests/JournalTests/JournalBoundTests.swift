@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Journal
 import SQLite
@@ -65,7 +66,7 @@ struct JournalBoundTests {
     let path = dir.url.appendingPathComponent("j.db").path
     let retention = Retention(previousSprints: 3, flowDays: 14, maxBytes: 2_000_000)
     let inputs = Self.hourOfInputs(30_000, features: 20)
-    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: 1_000)
+    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: 1_000, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     writer.start()
     // Batches of 250 inputs (75 kB).
@@ -135,7 +136,7 @@ struct JournalBoundTests {
   @Test func theQueueNeverHoldsMoreThanItsBound() throws {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
-    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 300)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 300, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     // Not started: nothing drains the queue, as if the disk hung, while 5,000 inputs arrive.
     var deepest = 0

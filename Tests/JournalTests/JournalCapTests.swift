@@ -1,3 +1,4 @@
+import Clock
 import Codec
 import EventSources
 import Foundation
@@ -30,7 +31,7 @@ struct JournalCapTests {
     let path = dir.url.appendingPathComponent("j.db").path
     let input = Self.bigSnapshot()
     #expect(BoardCodec.encode(input).count > 9_000_000, "a 9.4 MB-class snapshot")
-    let writer = try JournalWriter(path: path)
+    let writer = try JournalWriter(path: path, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     writer.start()
     store.apply([input])
@@ -51,7 +52,7 @@ struct JournalCapTests {
     #expect(played.features.values.allSatisfy { $0.labels.count == 1_000 })
     writer.close()
     // A restart: the writer plays it back.
-    let again = try JournalWriter(path: path)
+    let again = try JournalWriter(path: path, clock: .system)
     var s = BoardStore(settings: BoardSettings())
     let back = try again.play(settings: BoardSettings()) { i, at in s.apply(i, at: at, asOfRule: .none) }
     again.close()
@@ -165,7 +166,7 @@ struct JournalCapTests {
     let dir = try TempDir()
     let (path, _) = try Self.damaged(in: dir)
     // Restart: the writer plays it and goes on writing.
-    let writer = try JournalWriter(path: path)
+    let writer = try JournalWriter(path: path, clock: .system)
     var s = BoardStore(settings: BoardSettings())
     let played = try writer.play(settings: BoardSettings()) { i, at in s.apply(i, at: at, asOfRule: .none) }
     #expect(played.skipped == 5)
@@ -173,7 +174,8 @@ struct JournalCapTests {
     // The codec row was written again by the writer: skipped no more.
     #expect(try JournalFile(path: path, mode: .read).metaSkips.isEmpty)
     // Replay, instant and at its own pace.
-    let source = ReplaySource(path: path, origin: "replay:\(path)", speed: 1e9, settings: BoardSettings())
+    let source = ReplaySource(
+      path: path, origin: "replay:\(path)", speed: 1e9, settings: BoardSettings(), clock: .system)
     var delivered = 0
     _ = try source.read(through: nil, receivedAt: Instant(millis: 0), deadline: .distantFuture) { _ in delivered += 1 }
     #expect(delivered > 0)

@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import Journal
@@ -20,7 +21,7 @@ enum JournalFixture {
     _ inputs: [BoardInput], to path: String, retention: Retention = Retention(), snapshotEvery: Int = 500,
     settings: BoardSettings = BoardSettings()
   ) throws -> BoardState {
-    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: snapshotEvery)
+    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: snapshotEvery, clock: .system)
     var store = BoardStore(settings: settings, recorder: writer)
     writer.start()
     store.apply(inputs)

@@ -1,3 +1,4 @@
+import Clock
 import Codec
 import EventSources
 import Foundation
@@ -76,8 +77,8 @@ struct JournalFileTests {
   @Test func aSecondBoardCannotWriteTheSameJournal() throws {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
-    let first = try JournalWriter(path: path)
-    #expect(throws: JournalError.inUse(path: path)) { try JournalWriter(path: path) }
+    let first = try JournalWriter(path: path, clock: .system)
+    #expect(throws: JournalError.inUse(path: path)) { try JournalWriter(path: path, clock: .system) }
     first.close()
     // Reading it meanwhile is fine (replay, inspect).
     _ = try JournalFile(path: path, mode: .read)
@@ -151,7 +152,7 @@ struct JournalPlaybackTests {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
     let inputs = JournalFixture.inputs(days: 6)
-    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 50)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 50, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     // Not started: nothing drains the queue, as if the disk hung.
     store.apply(inputs.prefix(120))
@@ -174,7 +175,7 @@ struct JournalPlaybackTests {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
     let inputs = JournalFixture.inputs(days: 4)
-    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     writer.start()
     store.apply(inputs.prefix(50))
@@ -239,7 +240,7 @@ struct JournalEdgeTests {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
     let inputs = JournalFixture.inputs(days: 8)
-    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     store.apply(inputs.prefix(100))  // not started: the queue overflows, a gap snapshot follows
     writer.start()
@@ -274,7 +275,7 @@ struct JournalEdgeTests {
       return .event(Event(origin: "flow", time: time, body: body))
     }
     let retention = Retention(previousSprints: 0, flowDays: 1, maxBytes: 60_000)
-    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: 100)
+    let writer = try JournalWriter(path: path, retention: retention, snapshotEvery: 100, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     writer.start()
     store.apply(inputs)
@@ -289,7 +290,7 @@ struct JournalEdgeTests {
       .event(Make.event("2027-06-01T09:00:00Z", .featureCreated(Make.feature("NEW-1")), origin: "later")),
       .event(Make.status("2027-06-01T10:00:00Z", "NEW-1", "done")),
     ]
-    let again = try JournalWriter(path: path, retention: retention, snapshotEvery: 100)
+    let again = try JournalWriter(path: path, retention: retention, snapshotEvery: 100, clock: .system)
     var next = BoardStore(state: try JournalFixture.played(path).0, recorder: again)
     again.start()
     next.apply(more)
@@ -335,7 +336,7 @@ struct JournalEdgeTests {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path
     let inputs = JournalFixture.inputs(days: 30)
-    let writer = try JournalWriter(path: path, snapshotEvery: 50, maxPending: 30)
+    let writer = try JournalWriter(path: path, snapshotEvery: 50, maxPending: 30, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     store.apply(inputs.prefix(60))  // a gap early on
     writer.start()
@@ -357,7 +358,8 @@ struct JournalEdgeTests {
     let path = dir.url.appendingPathComponent("j.db").path
     let inputs = JournalFixture.inputs(days: 3)
     let live = try JournalFixture.write(inputs, to: path, snapshotEvery: 20)
-    let source = ReplaySource(path: path, origin: "replay:\(path)", speed: 1_000_000, settings: BoardSettings())
+    let source = ReplaySource(
+      path: path, origin: "replay:\(path)", speed: 1_000_000, settings: BoardSettings(), clock: .system)
     let box = Collected()
     source.start { box.append($0) }
     let deadline = Date().addingTimeInterval(60)

@@ -1,3 +1,4 @@
+import Clock
 import Raster
 @_spi(Testing) import SDLDisplay
 import Testing
@@ -140,7 +141,7 @@ extension SDLTests {
 
     @Test func aFullscreenWindowCoversTheDisplay() throws {
       _ = try testWindow()  // sets the driver; closed at once
-      let window = try SDLWindow(title: "Wallboard test", size: nil)
+      let window = try SDLWindow(title: "Wallboard test", size: nil, clock: .system)
       #expect(window.isFullscreen)
       let (width, height) = window.pixelSize
       #expect(width > 0 && height > 0)
@@ -172,7 +173,7 @@ extension SDLTests {
       setenv("SDL_VIDEODRIVER", "no-such-driver", 1)
       defer { setenv("SDL_VIDEODRIVER", "dummy", 1) }
       #expect {
-        _ = try SDLWindow(title: "Wallboard test", size: (10, 10))
+        _ = try SDLWindow(title: "Wallboard test", size: (10, 10), clock: .system)
       } throws: { error in
         guard let error = error as? SDLError else { return false }
         return error.call == "SDL_InitSubSystem(SDL_INIT_VIDEO)" && error.description.contains("no-such-driver")

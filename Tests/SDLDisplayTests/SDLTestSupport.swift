@@ -1,3 +1,4 @@
+import Clock
 import Raster
 @_spi(Testing) import SDLDisplay
 
@@ -18,7 +19,7 @@ import Raster
 func testWindow(width: Int = 320, height: Int = 200) throws -> SDLWindow {
   let driver = getenv("WALLBOARD_SDL_TEST_DRIVER").map { String(cString: $0) } ?? "dummy"
   setenv("SDL_VIDEODRIVER", driver, 1)
-  let window = try SDLWindow(title: "Wallboard test", size: (width, height), hideCursor: false)
+  let window = try SDLWindow(title: "Wallboard test", size: (width, height), hideCursor: false, clock: .system)
   _ = window.pollEvents()  // the window's own shown/exposed/size events
   return window
 }

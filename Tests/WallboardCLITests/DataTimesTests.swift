@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Projections
 import TestSupport
@@ -57,7 +58,8 @@ struct DataTimesTests {
   static func frame(_ args: [String], home: TempDir, now: Instant = now) throws -> FrameModel {
     var options = try ArgumentParser.parse(["--tz", "UTC", "--settle", "0.3", "--wait", "10"] + args)
     options.commandLine = []
-    let load = try FiniteLoad.load(options, now: now, environment: ["HOME": home.url.path], clock: { now })
+    let load = try FiniteLoad.load(
+      options, now: now, environment: ["HOME": home.url.path], clock: .system.stamping { now })
     return FrameModel(state: load.state, at: load.at, now: now, zone: .utc, unit: .auto)
   }
 

@@ -1,3 +1,4 @@
+import Clock
 import Projections
 import TestSupport
 import Testing
@@ -28,7 +29,7 @@ struct DiagnosticsSourcesTests {
   }
 
   @Test func thePanelListsEachSourceThatRejectedInput() {
-    var diagnostics = Diagnostics(enabled: true)
+    var diagnostics = Diagnostics(enabled: true, clock: TestClock().clock)
     diagnostics.sources = Self.sources()
     #expect(
       diagnostics.lines.contains(
@@ -37,7 +38,7 @@ struct DiagnosticsSourcesTests {
   }
 
   @Test func offTheSourcesAreOnlyOnTheirLine() {
-    var diagnostics = Diagnostics(enabled: false)
+    var diagnostics = Diagnostics(enabled: false, clock: TestClock().clock)
     diagnostics.sources = Self.sources()
     #expect(diagnostics.lines.isEmpty && !diagnostics.visible)
   }

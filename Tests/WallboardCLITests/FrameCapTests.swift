@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Raster
 import TestSupport
@@ -32,7 +33,7 @@ struct FrameCapTests {
     var o = try ArgumentParser.parse(["--display", "term", "--size", "7680x4000"])
     o.display = "term"
     #expect(throws: CLIError.self) {
-      _ = try Displays.open(o, environment: [:], console: Captured().console)
+      _ = try Displays.open(o, environment: [:], console: Captured().console, clock: .system)
     }
   }
 }

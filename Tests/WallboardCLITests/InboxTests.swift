@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Synchronization
 import TestSupport
@@ -17,7 +18,7 @@ struct InboxTests {
   /// on the process's signal pipe), not at its deadline; and lasts to the deadline otherwise.
   @Test(arguments: ["input", "signal", "nothing"])
   func theSleepEndsAtAnInputOrASignal(_ wake: String) {
-    let inbox = Inbox(capacity: 10)
+    let inbox = Inbox(capacity: 10, clock: .system)
     _ = inbox.take()
     inbox.wait(timeout: 0)  // empties the pipes of what came before
     let started = Date()
@@ -45,7 +46,7 @@ struct InboxTests {
   }
 
   @Test func aFloodWaitsForTheBoardInsteadOfGrowing() throws {
-    let inbox = Inbox(capacity: 100)
+    let inbox = Inbox(capacity: 100, clock: .system)
     let done = DispatchSemaphore(value: 0)
     let flood = Thread {
       for i in 0..<20_000 { inbox.put(Self.input(i)) }
@@ -72,7 +73,7 @@ struct InboxTests {
   }
 
   @Test func closingWakesAWaitingSource() {
-    let inbox = Inbox(capacity: 1)
+    let inbox = Inbox(capacity: 1, clock: .system)
     inbox.put(Self.input(0))
     let done = DispatchSemaphore(value: 0)
     let source = Thread {

@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Journal
 import TestSupport
@@ -77,7 +78,7 @@ struct JournalCLITests {
     let journal = dir.url.appendingPathComponent("board.db").path
     let whole = try Self.inspect(["--source", "sim", "--journal", journal])
     // A running board holds the journal; inspect and replay of it alone still read it.
-    let running = try JournalWriter(path: journal)
+    let running = try JournalWriter(path: journal, clock: .system)
     defer { running.close() }
     #expect(try Self.inspect(["--journal", journal]) == whole)
     #expect(try Self.inspect(["--source", "replay:\(journal)"]) == whole)

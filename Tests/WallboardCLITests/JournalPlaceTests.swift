@@ -1,3 +1,4 @@
+import Clock
 import Codec
 import EventSources
 import Foundation
@@ -22,7 +23,7 @@ import WallboardCore
     try Data(repeating: 0x5A, count: 9000).write(to: URL(fileURLWithPath: path))
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
-    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       warnings.lines.append($0)
     }
     let (writer, played) = try #require(opened)
@@ -42,7 +43,7 @@ import WallboardCore
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
-    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       warnings.lines.append($0)
     }
     let (writer, played) = try #require(opened, "a new journal is begun")
@@ -60,7 +61,7 @@ import WallboardCore
     #expect(try JournalFile(path: path, mode: .read).openedEncoding == Int(BoardCodec.version))
     // The next start opens the new one, and says nothing.
     let again = Warnings()
-    let reopened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let reopened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       again.lines.append($0)
     }
     try #require(reopened).0.close()
@@ -74,7 +75,7 @@ import WallboardCore
     try Database(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = 99")
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
-    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       warnings.lines.append($0)
     }
     try #require(opened, "a new journal is begun").0.close()
@@ -94,7 +95,7 @@ import WallboardCore
     try db.execute("UPDATE snapshots SET state = CAST(X'03' || substr(state, 2) AS BLOB)")
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
-    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false) {
+    let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
       warnings.lines.append($0)
     }
     let (writer, played) = try #require(opened)
@@ -117,7 +118,7 @@ import WallboardCore
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     var store = BoardStore(settings: BoardSettings())
     #expect(throws: CLIError.self) {
-      try JournalPlace.open(path, options: Options(), into: &store, named: true) { _ in }
+      try JournalPlace.open(path, options: Options(), into: &store, named: true, clock: .system) { _ in }
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "left as it was")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".v7.") }.isEmpty)
@@ -144,7 +145,7 @@ import WallboardCore
 
 enum JournalFixtureCLI {
   static func write(_ path: String) {
-    let writer = try! JournalWriter(path: path)
+    let writer = try! JournalWriter(path: path, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
     writer.start()
     store.apply(.event(Event(origin: "t", time: Instant(seconds: 1_800_000_000), body: .heartbeat)))

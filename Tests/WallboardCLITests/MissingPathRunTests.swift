@@ -1,3 +1,4 @@
+import Clock
 import DisplayCore
 import EventSources
 import Foundation
@@ -106,7 +107,7 @@ struct MissingPathRunTests {
       into: &s, .connection(origin: "orchestra:/srv/ws", status: .offline, at: at, detail: "/srv/ws: no such folder"))
     let statuses = SourceStatus.compute(state: s, now: at)
     #expect(Diagnostics.offline(statuses) == ["orchestra:/srv/ws: offline · /srv/ws: no such folder"])
-    var panel = Diagnostics(enabled: true)
+    var panel = Diagnostics(enabled: true, clock: .system)
     panel.sources = statuses
     #expect(panel.lines.contains("orchestra:/srv/ws: offline · /srv/ws: no such folder"))
     let frame = FrameModel(state: s, at: at, now: at, zone: .utc, unit: .auto)

@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Raster
 import TestSupport
@@ -47,7 +48,7 @@ struct OverlayTests {
     var canvas = Canvas(width: 960, height: 540, background: scene.theme.bg)
     _ = scene.draw(FrameModel(state: BoardState(), at: at, now: at, zone: .utc, unit: .auto), into: &canvas)
     let before = canvas
-    var diagnostics = Diagnostics(enabled: true)
+    var diagnostics = Diagnostics(enabled: true, clock: TestClock().clock)
     diagnostics.reloadMessage = "Reload failed: mine.layout:4: unknown widget \"clock\""
     let panel = diagnostics.draw(on: &canvas, scene: &scene, bannerShown: false)
     #expect(!panel.isEmpty)
@@ -65,7 +66,7 @@ struct OverlayTests {
     var options = Options()
     options.layout = layout
     var scene = try Scene.load(options, resources: Resources(root: Paths.repoRoot.path))
-    var diagnostics = Diagnostics(enabled: true)
+    var diagnostics = Diagnostics(enabled: true, clock: TestClock().clock)
     diagnostics.reloadMessage =
       "Reload failed: /etc/wallboard/wallboard.conf:12: --theme: \"neon\" is not one of orchestra, dracula, "
       + "github-dark, github-light, monokai-pro, nord, one-dark, solarized-dark, solarized-light"

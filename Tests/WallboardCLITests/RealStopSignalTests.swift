@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import TerminalDisplay
 import TestSupport
@@ -45,7 +46,9 @@ struct RealStopSignalTests {
     o.display = "term"
     o.size = (10, 4)
     let quiet = Console(out: { _ in }, error: { _ in })
-    guard let display = try? Displays.open(o, environment: [:], console: quiet), display is TerminalScreen else {
+    guard let display = try? Displays.open(o, environment: [:], console: quiet, clock: .system),
+      display is TerminalScreen
+    else {
       exit(90)
     }
     withExtendedLifetime(display) {

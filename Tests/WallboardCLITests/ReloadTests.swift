@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Raster
 import TestSupport
@@ -20,7 +21,8 @@ struct ReloadTests {
     options.layout = file.path
     let resources = Resources(root: Paths.repoRoot.path)
     return (
-      dir, file, try Scene.load(options, resources: resources), ReloadWatch(options: options, resources: resources)
+      dir, file, try Scene.load(options, resources: resources),
+      ReloadWatch(options: options, resources: resources, clock: .system)
     )
   }
 
@@ -92,7 +94,7 @@ struct ReloadTests {
       var options = try ArgumentParser.applyConfig(text, file: file.path, under: args)
       options.commandLine = args
       scene = try Scene.load(options, resources: resources)
-      watch = ReloadWatch(options: options, resources: resources)
+      watch = ReloadWatch(options: options, resources: resources, clock: .system)
     }
 
     /// Saves `text` as the config and reloads; returns what the reload said.
@@ -148,7 +150,7 @@ struct ReloadTests {
     options.commandLine = args
     let resources = Resources(root: Paths.repoRoot.path)
     var scene = try Scene.load(options, resources: resources)
-    var watch = ReloadWatch(options: options, resources: resources)
+    var watch = ReloadWatch(options: options, resources: resources, clock: .system)
     try "theme dracula\n".write(to: file, atomically: true, encoding: .utf8)
     #expect(watch.check(&scene, force: true) == "")
     #expect(scene.theme.id == "monokai-pro")
@@ -168,7 +170,7 @@ struct ReloadTests {
   @Test func aReloadErrorIsDrawnOnTheBoard() throws {
     var scene = try Scene.load(Options(), resources: Resources(root: Paths.repoRoot.path))
     var canvas = Canvas(width: 960, height: 540, background: scene.theme.bg)
-    var diagnostics = Diagnostics(enabled: false)
+    var diagnostics = Diagnostics(enabled: false, clock: .system)
     #expect(diagnostics.lines.isEmpty)
     diagnostics.reloadMessage = "Reload failed: mine.layout:4: unknown widget \"clock\""
     scene.renderer.painter.recording = true

@@ -1,3 +1,4 @@
+import Clock
 import DisplayCore
 import EventSources
 import Foundation
@@ -33,7 +34,7 @@ import WallboardCore
     env["WALLBOARD_HOME"] = Paths.repoRoot.path
     var app = App(
       console: c.console, environment: env,
-      now: { now.map { $0.adding(seconds: Date().timeIntervalSince(started)) } ?? SystemClock.now() })
+      now: { now.map { $0.adding(seconds: Date().timeIntervalSince(started)) } ?? Clock.system.now() })
     app.openDisplay = { (_, _, _) throws(CLIError) in display }
     let code = app.main(["run", "--tz", "UTC", "--pixel-shift", "off"] + args)
     return (code, c.err)

@@ -28,11 +28,13 @@ import WallboardCore
   var events: String { Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path }
 
   @Test func theFirstFrameIsWholeThenOnlyWhatChangedAndQKeyClosesTheDisplay() throws {
-    let clock = TestClock(try Instant(rfc3339: "2026-11-05T18:00:00Z"))
+    let clock = TestClock(try Instant(rfc3339: "2026-11-05T18:00:50Z"))
     let display = MemoryDisplay(width: 640, height: 360, traits: DisplayTraits(fillsScreen: false))
     display.afterPresent = { d in
-      // A second later each time: the clock's seconds are not shown, the ages are.
-      clock.set(clock.now.adding(seconds: 60))
+      // The minute turns 20 s later, while the source (stamped with this clock when it was
+      // heard) is still live: one not heard for 30 s of the board's clock is stale, and its
+      // banner is more to redraw. Then a minute later.
+      clock.set(clock.now.adding(seconds: d.frames.count == 1 ? 20 : 60))
       if d.frames.count == 3 { d.queued = [.quit] }
     }
     let code = app(clock, display: display).main([

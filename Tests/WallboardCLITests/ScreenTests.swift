@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import PNG
 import Raster
@@ -44,7 +45,7 @@ struct ScreenTests {
     options.commandLine = []
     let screen = Screen(width: size.width, height: size.height, rotation: rotate)
     var scene = try Scene.load(options, resources: Resources(root: Paths.repoRoot.path), board: screen.canvasSize)
-    let load = try FiniteLoad.load(options, now: Make.t("2026-11-20T00:00:00Z"))
+    let load = try FiniteLoad.load(options, now: Make.t("2026-11-20T00:00:00Z"), clock: .system)
     let frame = FrameModel(
       state: load.state, at: load.at, now: Make.t("2026-11-20T00:00:00Z"), zone: .utc, unit: .auto)
     var board = Canvas(width: screen.canvasSize.width, height: screen.canvasSize.height, background: scene.theme.bg)

@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Synchronization
 import TestSupport
@@ -86,7 +87,7 @@ struct StopSignalsTests {
     let resources = Resources(root: Paths.repoRoot.path)
     var scene = try Scene.load(options, resources: resources)
     let box = HangupBox()
-    var watch = ReloadWatch(options: options, resources: resources, hangup: box.take)
+    var watch = ReloadWatch(options: options, resources: resources, clock: .system, hangup: box.take)
     #expect(watch.check(&scene) == nil, "no file changed and no hangup: no reload")
     box.raise()
     #expect(watch.check(&scene) == "", "the hangup reloads")

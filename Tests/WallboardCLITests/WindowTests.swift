@@ -1,3 +1,4 @@
+import Clock
 import EventSources
 import Foundation
 import Glyphs
@@ -26,7 +27,7 @@ struct WindowTests {
     for i in SimSource.inputs(team: SimulatedTeam(seed: 1), origin: "sim", through: at) {
       Reducer.reduce(into: &state, i)
     }
-    let window = try SDLWindow(title: "Wallboard test", size: (960, 540))
+    let window = try SDLWindow(title: "Wallboard test", size: (960, 540), clock: .system)
     let size = window.pixelSize
     let style = Style(
       theme: catalog.theme(id: "orchestra")!, catalog: catalog, variant: catalog.variant(named: "default")!,

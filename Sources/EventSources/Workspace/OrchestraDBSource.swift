@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 internal import SQLite
 public import WallboardCore
@@ -32,7 +33,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   /// file) is tried less and less often, never in a loop.
   public var backoff = Backoff(initial: 1, max: 30, seed: UInt64(UInt32.random(in: 0...UInt32.max)))
   private let projects: Set<String>?
-  private let clock: @Sendable () -> Instant
+  private let clock: Clock
   /// Guards `stopped` and `lookRequested`; signalled when either is set.
   private let lock = NSCondition()
   private var stopped = false
@@ -48,7 +49,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   ///   - workflows: where the workspace's own workflows are (none given: upstream's states).
   public init(
     origin: String, projects: Set<String>? = nil, workflows: WorkspaceWorkflows = WorkspaceWorkflows(),
-    clock: @escaping @Sendable () -> Instant = SystemClock.now,
+    clock: Clock,
     locate: @escaping @Sendable () -> (path: String?, detail: String)
   ) {
     self.origin = origin
@@ -123,12 +124,12 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       following = nil
       failures += 1
       if lastDown != why {
-        deliver(.connection(origin: origin, status: status, at: clock(), detail: why))
+        deliver(.connection(origin: origin, status: status, at: clock.now(), detail: why))
         lastDown = why
       }
     }
     while !isStopped {
-      let began = Monotonic.seconds()
+      let began = clock.monotonic().seconds
       let (path, detail) = locate()
       if let path {
         do throws(SQLiteError) {
@@ -156,23 +157,23 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       }
       // After a failure, at least four times what the failed read took: a query that runs to
       // its deadline every time costs at most a fifth of a core.
-      let spent = Monotonic.seconds() - began
+      let spent = clock.monotonic().seconds - began
       let wait = failures == 0 ? pollInterval : max(pollInterval, backoff.delay(attempt: failures), 4 * spent)
-      lock.withLock { retryAt = failures == 0 ? nil : clock().adding(seconds: wait) }
+      lock.withLock { retryAt = failures == 0 ? nil : clock.now().adding(seconds: wait) }
       sleep(wait)
     }
-    deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
+    deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
   }
 
   /// Waits `seconds`, or less when stopped or asked to look now.
   private func sleep(_ seconds: Double) {
-    let end = Date().addingTimeInterval(seconds)
+    let end = clock.monotonic().adding(seconds: seconds)
     lock.lock()
     defer {
       lookRequested = false
       lock.unlock()
     }
-    while !stopped && !lookRequested && lock.wait(until: end) {}
+    while !stopped && !lookRequested && clock.wait(until: end, on: lock) {}
   }
 
   static func inode(_ path: String) -> UInt64 { FileStamp.of(path)?.inode ?? 0 }
@@ -185,15 +186,15 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     // The version and cursor first: a change committed while the rows are read is read again.
     let version = try db.dataVersion()
     let cursor = try db.lastChange()
-    let now = clock()
+    let now = clock.now()
     let (known, unreadable, leftOut) = try snapshot(db, at: now, deliver, backfill: true)
     var shown = detail
     if !db.hasChangeLog { shown += " · no change log: read in full on every change" }
     let f = Following(
       db: db, base: shown, unreadable: unreadable, leftOut: leftOut, known: known, inode: Self.inode(path),
       dataVersion: version,
-      cursor: cursor, fingerprint: try db.fingerprint(), fingerprintAt: Monotonic.seconds(),
-      aliveAt: Monotonic.seconds())
+      cursor: cursor, fingerprint: try db.fingerprint(), fingerprintAt: clock.monotonic().seconds,
+      aliveAt: clock.monotonic().seconds)
     deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
     return f
   }
@@ -285,18 +286,18 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   /// version and the cursor where the last good read left them, so the next poll reads again —
   /// and says nothing of being live meanwhile, so a store that cannot be read turns stale.
   private func poll(_ f: inout Following, _ deliver: @escaping @Sendable (BoardInput) -> Void) throws(SQLiteError) {
-    let now = clock()
+    let now = clock.now()
     let version = try f.db.dataVersion()
-    let fingerprintDue = Monotonic.seconds() - f.fingerprintAt >= fingerprintInterval
+    let fingerprintDue = clock.monotonic().seconds - f.fingerprintAt >= fingerprintInterval
     let said = f.detail
     if version != f.dataVersion || fingerprintDue || f.unexplained {
       try read(&f, at: now, deliver)
       f.dataVersion = version
     }
     // A row that became unreadable, or readable again: said at once.
-    if Monotonic.seconds() - f.aliveAt >= 5 || f.detail != said {
+    if clock.monotonic().seconds - f.aliveAt >= 5 || f.detail != said {
       deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
-      f.aliveAt = Monotonic.seconds()
+      f.aliveAt = clock.monotonic().seconds
     }
   }
 
@@ -359,7 +360,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
       return
     }
     f.fingerprint = fp
-    f.fingerprintAt = Monotonic.seconds()
+    f.fingerprintAt = clock.monotonic().seconds
   }
 
   private func resync(
@@ -370,7 +371,7 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     (f.known, f.unreadable, f.leftOut) = try snapshot(f.db, at: now, deliver)
     f.cursor = cursor
     f.fingerprint = fp
-    f.fingerprintAt = Monotonic.seconds()
+    f.fingerprintAt = clock.monotonic().seconds
     f.unexplained = false
   }
 }

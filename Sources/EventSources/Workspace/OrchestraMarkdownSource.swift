@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 public import WallboardCore
 internal import WorkspaceFormats
@@ -52,7 +53,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   private var safetyInterval: Double { max(rescanInterval, lookCost * 1000) }
   private let projects: Set<String>?
   private let globalDatabase: String?
-  private let clock: @Sendable () -> Instant
+  private let clock: Clock
   private let waiter: any ChangeWaiting
   private let lock = NSLock()
   private var stopped = false
@@ -64,18 +65,18 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   ///   - globalDatabase: `~/.orchestra/db/global.db`, for per-project workflows (nil: not read).
   public convenience init(
     origin: String, workspace: String, projects: Set<String>? = nil, globalDatabase: String? = nil,
-    clock: @escaping @Sendable () -> Instant = SystemClock.now
+    clock: Clock
   ) {
     // The shared watcher (inotify, else polling), with a short debounce: the source gathers a
     // burst of changes itself.
     self.init(
       origin: origin, workspace: workspace, projects: projects, globalDatabase: globalDatabase, clock: clock,
-      waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05))
+      waiter: FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.05, clock: clock))
   }
 
   init(
     origin: String, workspace: String, projects: Set<String>?, globalDatabase: String? = nil,
-    clock: @escaping @Sendable () -> Instant, waiter: any ChangeWaiting,
+    clock: Clock, waiter: any ChangeWaiting,
     limits: MarkdownWorkspace.Limits = MarkdownWorkspace.Limits()
   ) {
     self.origin = origin
@@ -117,7 +118,9 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   /// The time the follower schedules by (reads again, the safety look, the live ticks): the
   /// monotonic clock, whatever clock the events are stamped with — a wall clock set back an
   /// hour must not silence the source for an hour.
-  private static func monotonic() -> Instant { Monotonic.instant() }
+  /// (`PushHint`'s machine and the follower still schedule in `Instant`s: the monotonic time in
+  /// milliseconds.)
+  private func monotonic() -> Instant { Instant(millis: clock.monotonic().nanoseconds / 1_000_000) }
 
   private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
     var follower: MarkdownFollower?
@@ -125,25 +128,25 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     var lastDown: String?
     /// The live detail last said (it names the files that cannot be read now).
     var said: String?
-    var aliveAt = Self.monotonic()
-    var lookedAt = Self.monotonic()
+    var aliveAt = monotonic()
+    var lookedAt = monotonic()
     var changed = true
     waiter.watch(tree.root)
     while !isStopped {
-      let now = Self.monotonic()
+      let now = monotonic()
       if !tree.exists {
         follower = nil
         let why = WorkspaceLocator.treeMissing(tree.workspace)?.description ?? "\(tree.root): no markdown tree (yet)"
         if lastDown != why {
-          deliver(.connection(origin: origin, status: .offline, at: clock(), detail: why))
+          deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: why))
           lastDown = why
         }
       } else if follower == nil {
         var f = MarkdownFollower()
         variant = bootstrap(&f, deliver)
         said = detail(f, variant)
-        deliver(.connection(origin: origin, status: .live, at: clock(), detail: said))
-        lookCost = Double(Self.monotonic().millis - now.millis) / 1000
+        deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
+        lookCost = Double(monotonic().millis - now.millis) / 1000
         follower = f
         lastDown = nil
         aliveAt = now
@@ -153,30 +156,30 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
       {
         variant = look(&follower!, variant: variant, deliver)
         lookedAt = now
-        lookCost = Double(Self.monotonic().millis - now.millis) / 1000
+        lookCost = Double(monotonic().millis - now.millis) / 1000
         // A file that became unreadable, or readable again (or the variant): said at once.
         if detail(follower!, variant) != said { aliveAt = Instant(millis: 0) }
       }
       if let f = follower, now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
         said = detail(f, variant)
-        deliver(.connection(origin: origin, status: .live, at: clock(), detail: said))
+        deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
         aliveAt = now
       }
       changed = waitForChange(follower: follower, aliveAt: aliveAt, lookedAt: lookedAt) || takeHint()
     }
-    deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
+    deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
   }
 
   /// Waits until the tree changes (then gathers the burst), a read again is due, the source
   /// should say it is live, or the safety look is due; whether something changed.
   private func waitForChange(follower: MarkdownFollower?, aliveAt: Instant, lookedAt: Instant) -> Bool {
-    let now = Self.monotonic()
+    let now = monotonic()
     var until = min(aliveAt.millis + Int64(aliveInterval * 1000), lookedAt.millis + Int64(safetyInterval * 1000))
     if let retry = follower?.nextRetry { until = min(until, retry.millis) }
     let timeout = follower == nil ? 1.0 : max(0.01, Double(until - now.millis) / 1000)
     guard !waiter.wait(timeout: timeout).isEmpty else { return false }
-    let end = Monotonic.seconds() + maxGather
-    while !isStopped && Monotonic.seconds() < end {
+    let end = clock.monotonic().seconds + maxGather
+    while !isStopped && clock.monotonic().seconds < end {
       if waiter.wait(timeout: debounce).isEmpty { break }
     }
     return true
@@ -190,8 +193,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     let listing = tree.list(projects: projects)
     leftOut = listing.leftOut
     watchFolders(listing)
-    let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
-    let at = clock()
+    let outputs = f.look(listing, at: monotonic(), read: tree.read)
+    let at = clock.now()
     // The workspace's own workflows, when it has them (else upstream's states).
     let (definitions, initialState, workflowProblems) = WorkspaceWorkflows(
       tree: tree.root, globalDatabase: globalDatabase
@@ -254,8 +257,8 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
     let listing = tree.list(projects: projects)
     leftOut = listing.leftOut
     watchFolders(listing)
-    let outputs = f.look(listing, at: Self.monotonic(), read: tree.read)
-    let at = clock()
+    let outputs = f.look(listing, at: monotonic(), read: tree.read)
+    let at = clock.now()
     var variant = variant
     for o in outputs {
       switch o {

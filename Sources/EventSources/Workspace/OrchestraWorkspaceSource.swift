@@ -1,3 +1,4 @@
+public import Clock
 internal import Foundation
 internal import SQLite
 public import WallboardCore
@@ -20,7 +21,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   public let workspace: String
   public var checkInterval = 5.0
   private let locator: WorkspaceLocator
-  private let clock: @Sendable () -> Instant
+  private let clock: Clock
   /// The source that reads one store (nil for `.missing`).
   private let makeStore: @Sendable (WorkspaceLocation) -> (any EventSource)?
   /// Why the database at a path cannot be opened at all; nil when it can (or is only locked).
@@ -47,7 +48,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
 
   public init(
     origin: String, workspace: String, locator: WorkspaceLocator,
-    clock: @escaping @Sendable () -> Instant = SystemClock.now,
+    clock: Clock,
     probe: @escaping @Sendable (String) -> String? = { _ in nil },
     makeStore: @escaping @Sendable (WorkspaceLocation) -> (any EventSource)?
   ) {
@@ -86,23 +87,23 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     var machine = PushHintMachine(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
     var queue: [PushHintMachine.Input] = [.start]
     var framer = LengthPrefixFramer()
-    var nextLook = Monotonic.seconds()
+    var nextLook = clock.monotonic().seconds
     var lastOffline: String?
     defer {
       closePush()
       let inner = lock.withLock { current?.source }
       inner?.stop()
-      deliver(.connection(origin: origin, status: .offline, at: clock(), detail: "stopped"))
+      deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
     }
     while !isStopped {
       // The store, found again every few seconds.
-      if Monotonic.seconds() >= nextLook {
-        nextLook = Monotonic.seconds() + checkInterval
+      if clock.monotonic().seconds >= nextLook {
+        nextLook = clock.monotonic().seconds + checkInterval
         let (found, note) = readable(locator.locate(workspace: workspace))
         if found.store != lock.withLock({ current?.store }) { switchStore(to: found, note: note, deliver) }
         if case .missing = found.store {
           if lastOffline != found.detail {
-            deliver(.connection(origin: origin, status: .offline, at: clock(), detail: found.detail))
+            deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: found.detail))
           }
           lastOffline = found.detail
         } else {
@@ -115,12 +116,12 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
       if !queue.isEmpty {
         input = queue.removeFirst()
       } else {
-        var wait = nextLook - Monotonic.seconds()
-        if let wake = machine.nextWake { wait = min(wait, Double(wake.millis - clock().millis) / 1000) }
+        var wait = nextLook - clock.monotonic().seconds
+        if let wake = machine.nextWake { wait = min(wait, Double(wake.millis - clock.now().millis) / 1000) }
         queue += awaitPush(&framer, timeout: max(0.01, wait))
         input = queue.isEmpty ? .tick : queue.removeFirst()
       }
-      for action in machine.on(input, at: clock()) {
+      for action in machine.on(input, at: clock.now()) {
         switch action {
         case .readInfo: queue.append(.info(readInfo()))
         case .connect(let host, let port):
@@ -137,10 +138,11 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
         return (pushFrom != machine.note, lastLiveDetail)
       }
       if changed, let live {
-        deliver(.connection(origin: origin, status: .live, at: clock(), detail: Self.detail(live, push: machine.note)))
+        deliver(
+          .connection(origin: origin, status: .live, at: clock.now(), detail: Self.detail(live, push: machine.note)))
       }
     }
-    _ = machine.on(.stop, at: clock())
+    _ = machine.on(.stop, at: clock.now())
   }
 
   /// `found`, or — when its database cannot be opened at all and the workspace has a markdown
@@ -228,7 +230,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
         }
       }
       guard let conn = opened else { throw failure }
-      let sub = Subscribe(subscriptionId: "wallboard-hint-\(clock().millis)", topic: "features", filters: [:])
+      let sub = Subscribe(subscriptionId: "wallboard-hint-\(clock.now().millis)", topic: "features", filters: [:])
       try conn.write(LengthPrefixFramer.frame(PluginRequest(requestId: "hint-sub", request: .subscribe(sub)).encode()))
       let kept = lock.withLock { () -> Bool in
         guard !stopped else { return false }
@@ -255,7 +257,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   private func awaitPush(_ framer: inout LengthPrefixFramer, timeout: Double) -> [PushHintMachine.Input] {
     guard let conn = lock.withLock({ pushConnection }) else {
       lock.lock()
-      if !stopped { _ = lock.wait(until: Date().addingTimeInterval(timeout)) }
+      if !stopped { clock.wait(until: clock.monotonic().adding(seconds: timeout), on: lock) }
       lock.unlock()
       return []
     }
