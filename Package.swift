@@ -95,6 +95,16 @@ let package = Package(
     .target(name: "TerminalDisplay", dependencies: ["Raster", "DisplayCore"], swiftSettings: strict),
     // The 26 Orchestra themes, read from data files under assets/.
     .target(name: "Themes", dependencies: ["Raster", "TextLines"], swiftSettings: strict),
+    // The running board: the run loop as a value stepped a turn at a time, the presenter (the
+    // board canvas, the kept screen frame), the pixel and text renderers, the inbox, the stop
+    // signals and the shell that turns the loop on the real clock.
+    .target(
+      name: "Runtime",
+      dependencies: [
+        "WallboardCore", "Projections", "ZoneFiles", "EventSources", "Journal", "Clock", "Raster", "Glyphs",
+        "Themes", "Layout", "Widgets", "DisplayCore", "Kiosk",
+      ],
+      swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
     .target(
       name: "WallboardCLI",
@@ -102,7 +112,7 @@ let package = Package(
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
         "Kiosk", "TextLines",
-        "Journal", "ZoneFiles", "Codec", "Clock",
+        "Journal", "ZoneFiles", "Codec", "Clock", "Runtime",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -178,9 +188,16 @@ let package = Package(
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
         "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
-        "Codec", "Clock",
+        "Codec", "Clock", "Runtime",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
+    .testTarget(
+      name: "RuntimeTests",
+      dependencies: [
+        "Runtime", "TestSupport", "WallboardCore", "Clock", "DisplayCore", "Kiosk", "Raster", "Themes", "Layout",
+        "Glyphs", "Widgets", "Projections", "EventSources",
+      ],
+      swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,
     // projected and drawn in process (`make fuzz-cases` runs more cases).
     .testTarget(

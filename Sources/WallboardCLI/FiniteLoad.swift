@@ -3,6 +3,7 @@ internal import EventSources
 internal import Foundation
 internal import Journal
 internal import Projections
+internal import Runtime
 public import WallboardCore
 
 /// Reads every source to the point `snapshot` and `inspect` show: finite sources to their end,

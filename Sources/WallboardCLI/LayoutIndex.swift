@@ -1,6 +1,7 @@
 internal import EventSources
 internal import Foundation
 internal import Layout
+internal import Runtime
 internal import WallboardCore
 internal import Widgets
 

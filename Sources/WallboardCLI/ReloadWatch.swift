@@ -2,16 +2,20 @@ internal import Clock
 internal import EventSources
 internal import Foundation
 internal import Layout
+internal import Runtime
 internal import Themes
 
 /// Hot reload: on SIGHUP, or when the layout file, the config file or a theme file changes, the
 /// config is read again under the original command line and the scene loaded again from it: the
 /// layout, the themes, the theme and variant (when the file changed them; until then a key's
-/// choice stays), the scale, and `LiveSettings`. A broken file keeps the old scene and leaves an
-/// error line on the board; the next frame shows the change with no blank frame in between.
+/// choice stays), the scale, and `LiveSettings`, handed to the run loop as a `LiveLoop.Reload`. A
+/// broken file keeps the old scene and leaves an error line on the board; the next frame shows
+/// the change with no blank frame in between.
 struct ReloadWatch {
   let options: Options
   let resources: Resources
+  /// The board's size the scene is loaded for (`Scene.board`).
+  let board: (width: Int, height: Int)?
   /// The options after the last good reload (`LiveSettings` are taken from them).
   private(set) var latest: Options
   /// The files whose change reloads the board, watched on a thread of their own.
@@ -21,11 +25,13 @@ struct ReloadWatch {
 
   /// - Parameter wake: called on the watcher's thread when a file changed (wakes the run loop).
   init(
-    options: Options, resources: Resources, clock: Clock, hangup: @escaping @Sendable () -> Bool = { false },
+    options: Options, resources: Resources, board: (width: Int, height: Int)? = nil, clock: Clock,
+    hangup: @escaping @Sendable () -> Bool = { false },
     wake: @escaping @Sendable () -> Void = {}
   ) {
     self.options = options
     self.resources = resources
+    self.board = board
     self.latest = options
     self.hangup = hangup
     files = ReloadFiles(clock: clock, wake: wake)
@@ -48,9 +54,9 @@ struct ReloadWatch {
   }
 
   /// Reloads when asked to (SIGHUP, or `force`) or when a watched file changed (the watcher
-  /// says so within its debounce, 0.2 s, of the last write). Returns nil when nothing was
-  /// reloaded, "" after a good reload (clearing an old error line), else the error line to show.
-  mutating func check(_ scene: inout Scene, force: Bool = false) -> String? {
+  /// says so within its debounce, 0.2 s, of the last write): the scene (for the board size the
+  /// first was loaded for) and the live settings. Nil when nothing was reloaded.
+  mutating func check(force: Bool = false) -> LiveLoop.Reload? {
     let changed = files.takeChange()
     let signalled = hangup() || force
     guard signalled || changed else { return nil }
@@ -61,14 +67,15 @@ struct ReloadWatch {
         o = try ArgumentParser.applyConfig(text, file: config, under: options.commandLine)
         o.commandLine = options.commandLine
       }
-      let fresh = try Scene.load(o, resources: resources, board: scene.board)
-      scene.replace(with: fresh, themeChanged: o.theme != latest.theme, variantChanged: o.variant != latest.variant)
-      latest = o
+      let fresh = try Scene.load(o, resources: resources, board: board)
+      defer { latest = o }
       // A layout the config now names is watched too.
       files.watch(Self.watched(o, resources: resources))
-      return ""
+      return .reloaded(
+        fresh, settings: LiveSettings(o), themeChanged: o.theme != latest.theme,
+        variantChanged: o.variant != latest.variant)
     } catch {
-      return "Reload failed: " + error.message
+      return .failed(message: "Reload failed: " + error.message)
     }
   }
 }

@@ -1,6 +1,7 @@
 internal import Clock
 internal import PNG
 internal import Raster
+internal import Runtime
 internal import WallboardCore
 internal import Widgets
 internal import ZoneFiles

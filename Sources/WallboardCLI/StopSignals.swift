@@ -1,5 +1,6 @@
 internal import FramebufferDisplay
 internal import Glibc
+internal import Runtime
 internal import Synchronization
 internal import TerminalDisplay
 
@@ -85,10 +86,10 @@ public enum StopSignals {
   /// The exit status of a board stopped by `signo`: 0 for `SIGTERM` (systemd's ordinary stop,
   /// not a failure to restart after), 130 for `SIGINT` (128 + 2, the shell's convention for
   /// Ctrl-C).
-  static func exitStatus(for signo: Int32) -> Int32 { signo == SIGINT ? 130 : 0 }
+  public static func exitStatus(for signo: Int32) -> Int32 { signo == SIGINT ? 130 : 0 }
 
   /// "SIGTERM", "SIGINT" or "SIGHUP" (else "signal N"), for the stop line.
-  static func name(_ signo: Int32) -> String {
+  public static func name(_ signo: Int32) -> String {
     switch signo {
     case SIGTERM: "SIGTERM"
     case SIGINT: "SIGINT"

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `--display auto` says which display it took and why (issue 20, item 13).

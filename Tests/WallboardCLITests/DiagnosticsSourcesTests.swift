@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// The diagnostics panel (`d`) says what each source rejected, in full: how much, and the last

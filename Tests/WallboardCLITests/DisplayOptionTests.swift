@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `--display` and `--mode` on the command line: what is taken, and what is refused before

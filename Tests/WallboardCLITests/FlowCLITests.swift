@@ -5,6 +5,7 @@ import Testing
 import WallboardCore
 import Wire
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `--flow-days`, and the `flow` and `throughput` of `inspect` (issue 10, item 9).

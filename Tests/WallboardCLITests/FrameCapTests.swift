@@ -4,6 +4,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// Issue 9, item 7: `--size 16384x16384` was accepted and took 2.6 GB. Frames are capped at

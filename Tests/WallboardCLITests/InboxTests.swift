@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// A source that outruns the board waits; memory stays bounded.

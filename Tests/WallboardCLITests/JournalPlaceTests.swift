@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `run`'s default journal when it cannot be used: set aside when damaged or a newer Wallboard

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `--layout auto` picks the layout for the screen's shape; a layout that cannot show its text

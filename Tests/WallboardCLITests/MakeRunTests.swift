@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `make run ARGS=…` (README's command for a real team) runs the board on the sources ARGS names

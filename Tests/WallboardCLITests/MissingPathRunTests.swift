@@ -9,6 +9,7 @@ import Testing
 import WallboardCore
 import Widgets
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// Issue 20, item 11: `run` on a workspace folder that is not there starts the board, shows the

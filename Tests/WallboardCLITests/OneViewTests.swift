@@ -5,6 +5,7 @@ import WallboardCore
 import Widgets
 import Wire
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// Issue 22, item 6: one view of the board a frame, read by the pixel board, the text board and

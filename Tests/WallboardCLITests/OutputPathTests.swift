@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import Testing
 import WallboardCore
 import Widgets
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// The diagnostics panel (and a reload error in it) never covers the header's clock or the

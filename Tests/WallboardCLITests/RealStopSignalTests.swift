@@ -4,6 +4,7 @@ import TerminalDisplay
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// The environment variable that turns a run of this test binary into the child.

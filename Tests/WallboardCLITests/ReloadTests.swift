@@ -6,6 +6,7 @@ import Testing
 import WallboardCore
 import Widgets
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// Hot reload: a changed layout appears in the next frame; a broken one keeps the old and says why.

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// Issue 20, item 8: what a journal restores agrees with the sources running now. A second run

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `run` on the tests' in-memory display: what reaches the screen, and when.

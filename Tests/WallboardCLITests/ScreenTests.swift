@@ -7,6 +7,7 @@ import Testing
 import WallboardCore
 import Widgets
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `snapshot --size S --rotate R` is what `run` shows on a screen of size S: the same size, and

@@ -3,6 +3,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// A frame where little changed redoes only that on a turned, moved or dimmed screen, and the

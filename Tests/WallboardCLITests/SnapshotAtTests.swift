@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import WallboardCore
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// `snapshot --at T` draws the moment T throughout, so its pixels do not depend on when it runs.

@@ -4,6 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// SIGTERM/SIGINT stop the run loop; a second one ends the process; SIGHUP reloads.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// Issue 20, item 11: "did you mean …?" — the suggester as a pure function.

@@ -6,6 +6,7 @@ import Testing
 import WallboardCore
 import Wire
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// The terminal view draws text as text (issue 20, item 13): the real run loop on a terminal

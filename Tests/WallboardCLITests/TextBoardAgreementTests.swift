@@ -4,6 +4,7 @@ import Testing
 import WallboardCore
 import Widgets
 
+@testable import Runtime
 @testable import WallboardCLI
 
 /// The text board says what the pixel board draws: the same percentage and the same words

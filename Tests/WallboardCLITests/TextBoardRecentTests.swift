@@ -1,3 +1,4 @@
+import Runtime
 import TestSupport
 import Testing
 import WallboardCLI

@@ -1,14 +1,14 @@
-internal import Clock
+public import Clock
 internal import Foundation
-internal import WallboardCore
+public import WallboardCore
 
 /// A thread-safe, bounded queue of inputs from the sources' threads to the run loop.
 ///
 /// Bounded so that a source that outruns the board (a flood on standard input, a file that is a
 /// device) costs waiting, never memory: `put` waits while `capacity` inputs are queued, until
 /// the run loop takes them or the inbox is closed. The run loop takes everything queued at once.
-final class Inbox: @unchecked Sendable {
-  let capacity: Int
+public final class Inbox: @unchecked Sendable {
+  public let capacity: Int
   private let condition = NSCondition()
   private var items: [BoardInput] = []
   private let clock: Clock
@@ -16,14 +16,17 @@ final class Inbox: @unchecked Sendable {
   private var closed = false
   private var mostQueued = 0
   private var waitCount = 0
+  /// Wakes the run loop without an input (a changed file).
+  public func wake() { wakeup.signal() }
+
   /// Woken when the first input of a batch arrives; the run loop sleeps on it.
   let wakeup = Wakeup()
   /// The most inputs ever queued at once.
-  var highWater: Int { condition.withLock { mostQueued } }
+  public var highWater: Int { condition.withLock { mostQueued } }
   /// How many times a source had to wait for room.
-  var waits: Int { condition.withLock { waitCount } }
+  public var waits: Int { condition.withLock { waitCount } }
 
-  init(capacity: Int = 10_000, clock: Clock) {
+  public init(capacity: Int = 10_000, clock: Clock) {
     self.clock = clock
     lastNews = clock.monotonic()
     precondition(capacity > 0, "an inbox needs room for at least one input")
@@ -31,7 +34,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Queues one input, waiting while the inbox is full; dropped once the inbox is closed.
-  func put(_ i: BoardInput) {
+  public func put(_ i: BoardInput) {
     condition.lock()
     defer { condition.unlock() }
     if items.count >= capacity && !closed { waitCount += 1 }
@@ -45,7 +48,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Everything queued, oldest first; the sources waiting for room go on.
-  func take() -> [BoardInput] {
+  public func take() -> [BoardInput] {
     condition.lock()
     defer { condition.unlock() }
     let out = items
@@ -55,7 +58,7 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// Wakes every waiting source and drops what is put from now on.
-  func close() {
+  public func close() {
     condition.lock()
     closed = true
     condition.broadcast()
@@ -63,11 +66,11 @@ final class Inbox: @unchecked Sendable {
   }
 
   /// When the last event or rejected line arrived (connection changes do not count).
-  var lastNewsAt: Monotonic { condition.withLock { lastNews } }
+  public var lastNewsAt: Monotonic { condition.withLock { lastNews } }
 
   /// Waits until an input arrives, the wakeup is signalled otherwise (a stop or reload signal,
   /// a changed file) or `timeout` seconds pass.
-  func wait(timeout: Double) {
+  public func wait(timeout: Double) {
     if condition.withLock({ !items.isEmpty }) { return }
     // An input put after that look signalled the wakeup, which then returns at once.
     wakeup.wait(timeout: timeout)

@@ -1,18 +1,18 @@
-internal import Kiosk
-internal import Raster
+public import Kiosk
+public import Raster
 
 /// A screen the board is shown on: its size in pixels and how the board is turned on it.
 ///
 /// `run` and `snapshot` both go through this, from the canvas they draw on to the pixels the
 /// screen (or the PNG) gets, so `snapshot --size S --rotate R` is what `run` shows on a screen of
 /// size S under the same rotation.
-struct Screen: Equatable {
-  var width: Int
-  var height: Int
+public struct Screen: Equatable {
+  public var width: Int
+  public var height: Int
   /// Degrees clockwise: 0, 90, 180 or 270.
-  var rotation: Int
+  public var rotation: Int
 
-  init(width: Int, height: Int, rotation: Int) {
+  public init(width: Int, height: Int, rotation: Int) {
     precondition([0, 90, 180, 270].contains(rotation), "rotation \(rotation) is not 0, 90, 180 or 270")
     self.width = width
     self.height = height
@@ -21,13 +21,13 @@ struct Screen: Equatable {
 
   /// The canvas to draw the board on: the screen's size, its sides swapped for a quarter turn
   /// (a landscape screen turned 90° shows a portrait board, laid out for that shape).
-  var canvasSize: (width: Int, height: Int) {
+  public var canvasSize: (width: Int, height: Int) {
     rotation == 90 || rotation == 270 ? (height, width) : (width, height)
   }
 
   /// What the screen shows for `board` (drawn at `canvasSize`): turned by `rotation`, moved by
   /// `offset` against burn-in (the uncovered edge in `background`), dimmed or blanked at night.
-  func frame(
+  public func frame(
     for board: Canvas, offset: (dx: Int, dy: Int) = (0, 0), night: NightSchedule.State = .day, background: RGBA
   ) -> Canvas {
     var out = board.rotated(degrees: rotation).shifted(dx: offset.dx, dy: offset.dy, fill: background)
@@ -43,7 +43,7 @@ struct Screen: Equatable {
   /// `night` — up to date for a board where only `dirty` changed: only those rectangles are
   /// turned, moved and dimmed again. Returns the screen rectangles redrawn (none at a blank
   /// night). The result equals `frame(for: board, offset:night:background:)`, pixel for pixel.
-  func update(
+  public func update(
     _ out: inout Canvas, from board: Canvas, dirty: [IRect], offset: (dx: Int, dy: Int), night: NightSchedule.State
   ) -> [IRect] {
     let keeping: Double?

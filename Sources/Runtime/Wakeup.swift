@@ -8,7 +8,7 @@ internal import Glibc
 /// `signal()` is a single non-blocking `write(2)` (a full pipe is already awake):
 /// async-signal-safe. `wait(timeout:)` is `poll(2)` on both read ends, then reads that empty
 /// whichever is ready.
-final class Wakeup: @unchecked Sendable {
+public final class Wakeup: @unchecked Sendable {
   /// The pipe's write end, which `signal()` writes to.
   let fd: Int32
   private let readEnd: Int32
@@ -38,10 +38,10 @@ final class Wakeup: @unchecked Sendable {
 
   /// The process's signal pipe: made once, before the handlers go in (`StopSignals.install`
   /// reads it), and never closed, so a handler never writes into a descriptor reused by a file.
-  static let signals: (read: Int32, write: Int32) = makePipe()
+  public static let signals: (read: Int32, write: Int32) = makePipe()
 
   /// One byte written to the pipe whose write end is `fd`. Async-signal-safe.
-  static func signal(_ fd: Int32) {
+  public static func signal(_ fd: Int32) {
     var one: UInt8 = 1
     _ = write(fd, &one, 1)
   }

@@ -1,4 +1,4 @@
-internal import Clock
+public import Clock
 internal import Foundation
 internal import Journal
 internal import Projections
@@ -9,8 +9,8 @@ internal import Widgets
 /// The diagnostics panel: frame time, frames per second, memory, events per second, uptime, why
 /// each offline source is (in full), what each source rejected (how much and the last, in
 /// full) — and the last reload error, which shows whether or not the panel is on.
-struct Diagnostics {
-  var enabled: Bool
+public struct Diagnostics {
+  public var enabled: Bool
   var frameTime: Double = 0
   var reloadMessage: String?
   /// The journal's state, when the board keeps one.
@@ -25,7 +25,7 @@ struct Diagnostics {
   private(set) var fps = 0
   private(set) var eventsPerSecond = 0
 
-  init(enabled: Bool, clock: Clock) {
+  public init(enabled: Bool, clock: Clock) {
     self.enabled = enabled
     self.clock = clock
     started = clock.monotonic()

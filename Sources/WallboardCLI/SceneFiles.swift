@@ -1,23 +1,13 @@
 internal import Foundation
 internal import Glyphs
 internal import Layout
-internal import Projections
-internal import Raster
+internal import Runtime
 internal import Themes
-internal import WallboardCore
 internal import Widgets
 
-/// Everything needed to draw the board: themes, the layout, fonts and the renderer, with the
-/// user's current theme and variant (which keys can change while running).
-struct Scene {
-  let catalog: ThemeCatalog
-  var themeIndex: Int
-  var variantIndex: Int
-  var renderer: BoardRenderer
-  let scale: Double
-  /// The board's size the layout was chosen and checked for, when known.
-  var board: (width: Int, height: Int)? = nil
-
+/// Loading the scene the options name: the command line's side of `Scene`, whose mistakes are
+/// the options' (usage) or the files' (bad input).
+extension Scene {
   /// Loads themes, fonts and the layout the options name. With the `board` size (the canvas,
   /// turned as the screen is), `--layout auto` (the default) picks the bundled layout for its
   /// shape (`LayoutIndex.automatic`), and a layout named that cannot show its text there is
@@ -86,44 +76,4 @@ struct Scene {
     }
   }
 
-  var theme: Theme { catalog.themes[themeIndex] }
-  var variant: Variant { catalog.variants[variantIndex] }
-
-  func style(height: Int) -> Style {
-    Style(
-      theme: theme, catalog: catalog, variant: variant, unit: Double(height) / 1080 * scale,
-      frameHeight: Double(height))
-  }
-
-  /// What an overlay must not cover on a `width`×`height` board: the header's clock, the banner.
-  func keepClear(width: Int, height: Int, bannerShown: Bool) -> [Rect] {
-    renderer.keepClear(
-      width: width, height: height, bannerShown: bannerShown, style: style(height: height), scale: scale)
-  }
-
-  /// Draws the board; returns the rectangles that changed.
-  mutating func draw(_ frame: FrameModel, into canvas: inout Canvas) -> [IRect] {
-    renderer.render(frame, style: style(height: canvas.height), scale: scale, into: &canvas)
-  }
-
-  /// Takes the layout, themes and scale of a freshly loaded scene. Its theme and variant are
-  /// taken when the options it was loaded from changed them (`themeChanged`, `variantChanged`);
-  /// otherwise the ones the user chose with keys stay, while they still exist. The next frame is
-  /// drawn in full.
-  mutating func replace(with fresh: Scene, themeChanged: Bool, variantChanged: Bool) {
-    let themeID = themeChanged ? fresh.theme.id : theme.id
-    let variantName = variantChanged ? fresh.variant.name : variant.name
-    self = Scene(
-      catalog: fresh.catalog,
-      themeIndex: fresh.catalog.themes.firstIndex { $0.id == themeID } ?? fresh.themeIndex,
-      variantIndex: fresh.catalog.variants.firstIndex { $0.name == variantName } ?? fresh.variantIndex,
-      renderer: renderer, scale: fresh.scale, board: fresh.board)
-    renderer.setLayout(fresh.renderer.layout)
-  }
-
-  mutating func cycleTheme(_ step: Int) {
-    themeIndex = (themeIndex + step + catalog.themes.count) % catalog.themes.count
-  }
-
-  mutating func cycleVariant() { variantIndex = (variantIndex + 1) % catalog.variants.count }
 }
