@@ -144,6 +144,7 @@ lint:
 	@if grep -rEn '^\s*(public |internal |@testable )?import (Glibc|Foundation|SQLite|Dispatch)\b' Sources/WallboardCore Sources/Projections; then \
 	  echo "lint: WallboardCore and Projections are pure: the imports above do I/O"; exit 1; fi
 	scripts/clock-reads.sh Sources
+	scripts/function-lengths.sh Sources/WallboardCLI 80
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift

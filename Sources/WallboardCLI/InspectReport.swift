@@ -26,52 +26,17 @@ public enum InspectReport {
   public static func json(view: BoardView, afterAt: Int? = nil) -> JSONValue {
     let c = view.content
     let (state, at, zone) = (view.state, view.at, view.zone)
-    let (sprint, burndown, tallies, progress, sources) = (c.sprint, c.burndown, c.tallies, c.progress, view.sources)
     // Over the tallies' features, so that the last day's counts are the tallies.
     let flow = c.flow
     let header = HeaderModel(
-      projects: c.projects, workspace: HeaderModel.workspaceName(state), sprint: sprint,
-      burndown: burndown, flow: sprint == nil ? flow : nil, at: at, zone: zone, filter: state.settings.filter,
+      projects: c.projects, workspace: HeaderModel.workspaceName(state), sprint: c.sprint,
+      burndown: c.burndown, flow: c.sprint == nil ? flow : nil, at: at, zone: zone, filter: state.settings.filter,
       missingSprint: c.missingSprint)
-    func num(_ d: Double) -> JSONValue { .number(d) }
-    func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }
-    func str(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-    func int(_ i: Int) -> JSONValue { .number(Double(i)) }
-
     var sprintJSON: JSONValue = .null
     var burndownJSON: JSONValue = .null
-    if let s = sprint, let b = burndown {
-      sprintJSON = .object(
-        JSONObject([
-          ("id", .string(s.id)), ("name", .string(s.name)), ("goal", str(s.goal)),
-          ("start_date", .string(s.startDate.description)), ("end_date", .string(s.endDate.description)),
-          ("time_zone", .string(b.zone.identifier)),
-          ("started_at", str(s.startedAt?.rfc3339)), ("closed_at", str(s.closedAt?.rfc3339)),
-          ("days_left", int(b.daysLeft)), ("unit", .string(b.unit.rawValue)),
-          ("committed", num(b.committed)), ("unestimated", int(b.unestimated)),
-          ("label", str(s.membershipLabel)), ("activation", .string(s.activation.rawValue)),
-        ]))
-      burndownJSON = .object(
-        JSONObject([
-          ("days", .array(b.days.map { .string($0.description) })),
-          ("working", .array(b.working.map(JSONValue.bool))),
-          ("ideal", .array(b.ideal.map(num))),
-          ("remaining", .array(b.remaining.map(opt))),
-          ("scope", .array(b.scope.map(opt))),
-          ("completed", .array(b.completed.map(opt))),
-          (
-            "scope_changes",
-            .array(
-              b.scopeChanges.map { c in
-                .object(
-                  JSONObject([
-                    ("date", .string(c.date.description)), ("feature_id", .string(c.featureId)),
-                    ("project", str(c.feature.projectId)),
-                    ("delta", num(c.delta)), ("kind", .string(c.kind.rawValue)),
-                  ]))
-              })
-          ),
-        ]))
+    if let s = c.sprint, let b = c.burndown {
+      sprintJSON = Self.sprintJSON(s, b)
+      burndownJSON = Self.burndownJSON(b)
     }
     return .object(
       JSONObject([
@@ -80,81 +45,121 @@ public enum InspectReport {
         ("projects", .array(c.projects.map(JSONValue.string))),
         ("sprint", sprintJSON),
         ("burndown", burndownJSON),
-        (
-          "tallies",
-          .array(
-            tallies.map { t in
-              var fields: [(String, JSONValue)] = [
-                ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
-                ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
-              ]
-              if let c = t.countsAs { fields.append(("counts_as", .string(c))) }
-              return .object(JSONObject(fields))
-            })
-        ),
-        (
-          "progress",
-          .object(
-            JSONObject([
-              ("total", int(progress.total)), ("done", int(progress.done)), ("completed", int(progress.completed)),
-              ("percent", num(progress.percent)),
-              ("total_points", num(progress.totalPoints)), ("done_points", num(progress.donePoints)),
-              ("completed_points", num(progress.completedPoints)),
-              (
-                "closed",
-                .array(
-                  progress.closed.map { c in
-                    .object(JSONObject([("state", .string(c.state)), ("count", int(c.count))]))
-                  })
-              ),
-            ]))
-        ),
-        (
-          "recent",
-          .array(
-            state.recent.reversed().map { t in
-              .object(
-                JSONObject([
-                  ("feature_id", .string(t.featureId)), ("project", str(t.project)), ("title", .string(t.title)),
-                  ("from", str(t.from)), ("to", .string(t.to)), ("at", .string(t.at.rfc3339)),
-                ]))
-            })
-        ),
+        ("tallies", .array(c.tallies.map(tallyJSON))),
+        ("progress", progressJSON(c.progress)),
+        ("recent", .array(state.recent.reversed().map(transitionJSON))),
         ("flow", flowJSON(flow)),
         ("throughput", throughputJSON(flow)),
-        (
-          "sources",
-          .array(
-            sources.map { s in
-              .object(
-                JSONObject([
-                  ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
-                  ("last_event_at", str(s.lastEventAt?.rfc3339)),
-                  ("last_change_at", str(s.lastChangeAt?.rfc3339)), ("events", int(s.events)),
-                  ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
-                  ("needs_resync", .bool(s.needsResync)),
-                  // A failed connection's reason is an error too (the board shows it as well).
-                  ("last_error", str(s.lastError ?? (Self.failing(s.status) ? s.detail : nil))),
-                  ("detail", str(s.detail)),
-                  ("history_from", str(s.historyFrom?.rfc3339)),
-                ]))
-            })
-        ),
-        (
-          "events",
-          .object(
-            JSONObject(
-              [
-                ("applied", int(state.counters.applied)), ("duplicates", int(state.counters.duplicates)),
-                ("rejected", int(state.counters.rejected)), ("ignored", int(state.counters.ignored)),
-              ] + (afterAt.map { [("after_at", int($0))] } ?? [])))
-        ),
+        ("sources", .array(view.sources.map(sourceJSON))),
+        ("events", eventsJSON(state.counters, afterAt: afterAt)),
         ("active_sprint_error", str(c.missingSprint.map(Self.missingText))),
         // What the board says across its top, in its words (null: nothing).
         ("banner", str(view.banner.map { BannerText.line($0, now: view.now, zone: zone) })),
         ("filter", filterJSON(state)),
         ("declared_sprints", declaredJSON(state, at: at, zone: zone, sprintZones: c.sprintZones)),
       ]))
+  }
+
+  private static func num(_ d: Double) -> JSONValue { .number(d) }
+  private static func opt(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }
+  private static func str(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+  private static func int(_ i: Int) -> JSONValue { .number(Double(i)) }
+
+  /// The shown sprint, with its burndown's zone, unit and totals.
+  static func sprintJSON(_ s: Sprint, _ b: Burndown) -> JSONValue {
+    .object(
+      JSONObject([
+        ("id", .string(s.id)), ("name", .string(s.name)), ("goal", str(s.goal)),
+        ("start_date", .string(s.startDate.description)), ("end_date", .string(s.endDate.description)),
+        ("time_zone", .string(b.zone.identifier)),
+        ("started_at", str(s.startedAt?.rfc3339)), ("closed_at", str(s.closedAt?.rfc3339)),
+        ("days_left", int(b.daysLeft)), ("unit", .string(b.unit.rawValue)),
+        ("committed", num(b.committed)), ("unestimated", int(b.unestimated)),
+        ("label", str(s.membershipLabel)), ("activation", .string(s.activation.rawValue)),
+      ]))
+  }
+
+  /// The burndown's series, one value a day, and its scope changes.
+  static func burndownJSON(_ b: Burndown) -> JSONValue {
+    .object(
+      JSONObject([
+        ("days", .array(b.days.map { .string($0.description) })),
+        ("working", .array(b.working.map(JSONValue.bool))),
+        ("ideal", .array(b.ideal.map(num))),
+        ("remaining", .array(b.remaining.map(opt))),
+        ("scope", .array(b.scope.map(opt))),
+        ("completed", .array(b.completed.map(opt))),
+        (
+          "scope_changes",
+          .array(
+            b.scopeChanges.map { c in
+              .object(
+                JSONObject([
+                  ("date", .string(c.date.description)), ("feature_id", .string(c.featureId)),
+                  ("project", str(c.feature.projectId)),
+                  ("delta", num(c.delta)), ("kind", .string(c.kind.rawValue)),
+                ]))
+            })
+        ),
+      ]))
+  }
+
+  static func tallyJSON(_ t: Projections.Tally) -> JSONValue {
+    var fields: [(String, JSONValue)] = [
+      ("state", .string(t.state)), ("label", .string(t.label)), ("count", int(t.count)),
+      ("points", num(t.points)), ("terminal", .bool(t.terminal)), ("known", .bool(t.known)),
+    ]
+    if let c = t.countsAs { fields.append(("counts_as", .string(c))) }
+    return .object(JSONObject(fields))
+  }
+
+  static func progressJSON(_ progress: Progress) -> JSONValue {
+    .object(
+      JSONObject([
+        ("total", int(progress.total)), ("done", int(progress.done)), ("completed", int(progress.completed)),
+        ("percent", num(progress.percent)),
+        ("total_points", num(progress.totalPoints)), ("done_points", num(progress.donePoints)),
+        ("completed_points", num(progress.completedPoints)),
+        (
+          "closed",
+          .array(
+            progress.closed.map { c in
+              .object(JSONObject([("state", .string(c.state)), ("count", int(c.count))]))
+            })
+        ),
+      ]))
+  }
+
+  static func transitionJSON(_ t: Transition) -> JSONValue {
+    .object(
+      JSONObject([
+        ("feature_id", .string(t.featureId)), ("project", str(t.project)), ("title", .string(t.title)),
+        ("from", str(t.from)), ("to", .string(t.to)), ("at", .string(t.at.rfc3339)),
+      ]))
+  }
+
+  static func sourceJSON(_ s: SourceStatus) -> JSONValue {
+    .object(
+      JSONObject([
+        ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
+        ("last_event_at", str(s.lastEventAt?.rfc3339)),
+        ("last_change_at", str(s.lastChangeAt?.rfc3339)), ("events", int(s.events)),
+        ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
+        ("needs_resync", .bool(s.needsResync)),
+        // A failed connection's reason is an error too (the board shows it as well).
+        ("last_error", str(s.lastError ?? (Self.failing(s.status) ? s.detail : nil))),
+        ("detail", str(s.detail)),
+        ("history_from", str(s.historyFrom?.rfc3339)),
+      ]))
+  }
+
+  static func eventsJSON(_ counters: EventCounters, afterAt: Int?) -> JSONValue {
+    .object(
+      JSONObject(
+        [
+          ("applied", int(counters.applied)), ("duplicates", int(counters.duplicates)),
+          ("rejected", int(counters.rejected)), ("ignored", int(counters.ignored)),
+        ] + (afterAt.map { [("after_at", int($0))] } ?? [])))
   }
 
   /// What the board says of a forced sprint it does not have.

@@ -24,23 +24,7 @@ enum SprintOption {
   static func parse(_ spec: String, limits: BoardSettings.Limits = BoardSettings.Limits()) throws(CLIError) -> Sprint {
     func fail(_ why: String) -> CLIError { .usage("--sprint: \(why)") }
     guard spec.utf8.count <= maxSpecBytes else { throw fail("the spec is longer than \(maxSpecBytes) bytes") }
-    var values: [String: String] = [:]
-    for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
-      guard let eq = part.firstIndex(of: "=") else {
-        throw fail("\"\(clip(part))\" is not KEY=VALUE (keys: \(keys.joined(separator: ", ")); commas separate them)")
-      }
-      let key = String(part[..<eq])
-      let value = String(part[part.index(after: eq)...])
-      guard keys.contains(key) else {
-        throw fail("unknown key \"\(clip(key))\" (accepted: \(keys.joined(separator: ", ")))")
-      }
-      guard values[key] == nil else { throw fail("the key \(key) is given twice") }
-      guard !value.isEmpty else { throw fail("\(key) needs a value") }
-      if let bad = value.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-        throw fail("\(key) contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
-      }
-      values[key] = value
-    }
+    let values = try keyValues(spec)
     guard let id = values["id"] else { throw fail("id is missing (such as id=s1)") }
     try check(id, key: "id", max: maxIdLength)
     guard id.unicodeScalars.allSatisfy(isIdScalar) else {
@@ -67,46 +51,89 @@ enum SprintOption {
     let label = values["label"] ?? "sprint:\(id)"
     try check(label, key: "label", max: maxLabelLength, sprint: id)
 
-    var holidays: Set<CivilDate> = []
-    for item in list(values["holidays"]) {
-      guard let d = CivilDate(parsing: item) else {
-        throw named("holidays: \"\(clip(item))\" is not a date such as 2026-12-24 (dates separated by ';')")
-      }
-      holidays.insert(d)
-      guard holidays.count <= limits.maxSprintDays else {
-        throw named("holidays: more than \(limits.maxSprintDays) dates")
-      }
-    }
-    var nonWorking: Set<Weekday> = [.sat, .sun]
-    if let v = values["non_working"] {
-      nonWorking = []
-      if v != "none" {
-        for item in list(v) {
-          guard let w = Weekday(name: item) else {
-            throw named("non_working: \"\(clip(item))\" is not a weekday such as sat or saturday (or none)")
-          }
-          nonWorking.insert(w)
-        }
-      }
-      guard nonWorking.count < 7 else { throw named("non_working: every day of the week is non-working") }
-    }
+    let holidays = try holidayDates(values["holidays"], sprint: id, max: limits.maxSprintDays)
+    let nonWorking = try weekdays(values["non_working"], sprint: id)
     var timeZone: String?
     if let tz = values["tz"] {
       guard Zone(tz) != nil else { throw named("tz: \"\(clip(tz))\" is not an IANA time zone such as Europe/Berlin") }
       timeZone = tz
     }
-    var features: [String] = []
-    for item in list(values["features"]) {
-      guard item.utf8.count <= maxFeatureIdLength else {
-        throw named("features: \"\(clip(item))\" is longer than \(maxFeatureIdLength) bytes")
-      }
-      if !features.contains(item) { features.append(item) }
-      guard features.count <= maxFeatures else { throw named("features: more than \(maxFeatures) ids") }
-    }
+    let features = try featureIds(values["features"], sprint: id)
     return Sprint(
       id: id, name: name, goal: values["goal"], startDate: start, endDate: end, featureIds: features,
       nonWorkingDays: nonWorking, holidays: holidays, timeZone: timeZone, membershipLabel: label,
       activation: .dates)
+  }
+
+  /// The spec's `KEY=VALUE` parts, each key known, given once and with a value.
+  private static func keyValues(_ spec: String) throws(CLIError) -> [String: String] {
+    func fail(_ why: String) -> CLIError { .usage("--sprint: \(why)") }
+    var values: [String: String] = [:]
+    for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let eq = part.firstIndex(of: "=") else {
+        throw fail("\"\(clip(part))\" is not KEY=VALUE (keys: \(keys.joined(separator: ", ")); commas separate them)")
+      }
+      let key = String(part[..<eq])
+      let value = String(part[part.index(after: eq)...])
+      guard keys.contains(key) else {
+        throw fail("unknown key \"\(clip(key))\" (accepted: \(keys.joined(separator: ", ")))")
+      }
+      guard values[key] == nil else { throw fail("the key \(key) is given twice") }
+      guard !value.isEmpty else { throw fail("\(key) needs a value") }
+      if let bad = value.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+        throw fail("\(key) contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+      }
+      values[key] = value
+    }
+    return values
+  }
+
+  /// `holidays=`: dates separated by `;`, at most `max`.
+  private static func holidayDates(_ v: String?, sprint id: String, max: Int) throws(CLIError) -> Set<CivilDate> {
+    var holidays: Set<CivilDate> = []
+    for item in list(v) {
+      guard let d = CivilDate(parsing: item) else {
+        throw .usage(
+          "--sprint \(id): holidays: \"\(clip(item))\" is not a date such as 2026-12-24 (dates separated by ';')")
+      }
+      holidays.insert(d)
+      guard holidays.count <= max else { throw .usage("--sprint \(id): holidays: more than \(max) dates") }
+    }
+    return holidays
+  }
+
+  /// `non_working=`: weekdays separated by `;`, or `none`; Saturday and Sunday when not given.
+  private static func weekdays(_ v: String?, sprint id: String) throws(CLIError) -> Set<Weekday> {
+    guard let v else { return [.sat, .sun] }
+    var nonWorking: Set<Weekday> = []
+    if v != "none" {
+      for item in list(v) {
+        guard let w = Weekday(name: item) else {
+          throw .usage(
+            "--sprint \(id): non_working: \"\(clip(item))\" is not a weekday such as sat or saturday (or none)")
+        }
+        nonWorking.insert(w)
+      }
+    }
+    guard nonWorking.count < 7 else {
+      throw .usage("--sprint \(id): non_working: every day of the week is non-working")
+    }
+    return nonWorking
+  }
+
+  /// `features=`: ids separated by `;`, each once, in their order.
+  private static func featureIds(_ v: String?, sprint id: String) throws(CLIError) -> [String] {
+    var features: [String] = []
+    for item in list(v) {
+      guard item.utf8.count <= maxFeatureIdLength else {
+        throw .usage("--sprint \(id): features: \"\(clip(item))\" is longer than \(maxFeatureIdLength) bytes")
+      }
+      if !features.contains(item) { features.append(item) }
+      guard features.count <= maxFeatures else {
+        throw .usage("--sprint \(id): features: more than \(maxFeatures) ids")
+      }
+    }
+    return features
   }
 
   /// A `;`-separated list, without empty items or the spaces around them.
