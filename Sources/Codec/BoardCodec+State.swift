@@ -142,7 +142,7 @@ extension ByteReader {
       let start = r.offset
       let sprint = try r.sprint()
       if let problem = probe.sprintProblem(sprint) {
-        throw CodecError(offset: start, path: "", problem: problem)
+        throw CodecError(offset: start, path: "", problem: problem.description)
       }
       return sprint
     }

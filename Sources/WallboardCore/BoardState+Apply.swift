@@ -68,7 +68,7 @@ extension BoardState {
     case .featureDeleted(let id, let project):
       let key = FeatureKey(project: project, id: id)
       guard let f = removeFeature(key) else {
-        return .ignored("feature.deleted: unknown feature \(key)")
+        return .ignored(.unknownFeature(topic: "feature.deleted", key))
       }
       record(f, exists: false, at: event.time, membershipMayMove: true)
       pruneHistory(of: key)
@@ -77,7 +77,7 @@ extension BoardState {
       workflows[projectId ?? ""] = workflow
       return .applied
     case .sprintCreated(var sprint):
-      if let problem = sprintProblem(sprint) { return .ignored("sprint.created: \(problem)") }
+      if let problem = sprintProblem(sprint) { return .ignored(.badSprint(topic: "sprint.created", problem)) }
       if let old = sprints[sprint.id] {
         sprint.startedAt = sprint.startedAt ?? old.startedAt
         sprint.closedAt = sprint.closedAt ?? old.closedAt
@@ -85,21 +85,21 @@ extension BoardState {
       put(sprint, at: event.time)
       return .applied
     case .sprintStarted(let id, let startedAt, let patch):
-      guard var s = sprints[id] else { return .ignored("sprint.started: unknown sprint \(id)") }
+      guard var s = sprints[id] else { return .ignored(.unknownSprint(topic: "sprint.started", id: id)) }
       patch.apply(to: &s)
-      if let problem = sprintProblem(s) { return .ignored("sprint.started: \(problem)") }
+      if let problem = sprintProblem(s) { return .ignored(.badSprint(topic: "sprint.started", problem)) }
       if let t = startedAt { s.startedAt = t } else if s.startedAt == nil { s.startedAt = event.time }
       put(s, at: event.time)
       return .applied
     case .sprintScopeChanged(let id, let added, let removed):
-      guard var s = sprints[id] else { return .ignored("sprint.scope_changed: unknown sprint \(id)") }
+      guard var s = sprints[id] else { return .ignored(.unknownSprint(topic: "sprint.scope_changed", id: id)) }
       let gone = Set(removed)
       s.featureIds.removeAll { gone.contains($0) }
       for f in added where !s.featureIds.contains(f) { s.featureIds.append(f) }
       put(s, at: event.time)
       return .applied
     case .sprintClosed(let id, let closedAt):
-      guard sprints[id] != nil else { return .ignored("sprint.closed: unknown sprint \(id)") }
+      guard sprints[id] != nil else { return .ignored(.unknownSprint(topic: "sprint.closed", id: id)) }
       sprints[id]!.closedAt = closedAt ?? event.time
       return .applied
     case .boardSnapshot(let snapshot):
@@ -130,11 +130,11 @@ extension BoardState {
 
   /// Why a sprint cannot be kept: it ends before it starts, or lasts longer than the limit (a
   /// burndown has a day per calendar day).
-  package func sprintProblem(_ s: Sprint) -> String? {
+  package func sprintProblem(_ s: Sprint) -> SprintProblem? {
     let days = s.endDate.daysSinceEpoch - s.startDate.daysSinceEpoch + 1
-    if days < 1 { return "sprint \(s.id) ends (\(s.endDate)) before it starts (\(s.startDate))" }
+    if days < 1 { return .endsBeforeStart(id: s.id, start: s.startDate, end: s.endDate) }
     if days > limits.maxSprintDays {
-      return "sprint \(s.id) lasts \(days) days (\(s.startDate) to \(s.endDate)); the limit is \(limits.maxSprintDays)"
+      return .tooLong(id: s.id, days: days, start: s.startDate, end: s.endDate, limit: limits.maxSprintDays)
     }
     return nil
   }
@@ -142,7 +142,7 @@ extension BoardState {
   /// Creates or replaces a feature and records the change in its history.
   mutating func upsert(_ f: Feature, old: Feature?, at time: Instant, membershipMayMove: Bool) -> Outcome {
     if old == nil && features.count >= limits.maxFeatures {
-      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.key) not added")
+      return .ignored(.featureLimit(limit: limits.maxFeatures, f.key, hidden: false))
     }
     putFeature(f)
     noteStatus(f.status)

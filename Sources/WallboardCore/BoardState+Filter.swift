@@ -90,7 +90,7 @@ extension BoardState {
   /// Keeps a feature that does not match off the board, within the feature limit.
   mutating func hide(_ f: Feature, origin: String) -> Outcome {
     if hidden[f.key] == nil && hidden.count >= limits.maxFeatures {
-      return .ignored("feature limit of \(limits.maxFeatures) reached: \(f.key) not kept")
+      return .ignored(.featureLimit(limit: limits.maxFeatures, f.key, hidden: true))
     }
     if hidden.updateValue(HiddenFeature(feature: f, origin: origin), forKey: f.key) == nil {
       projectsById.insert(f.key)

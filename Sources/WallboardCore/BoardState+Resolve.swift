@@ -12,7 +12,7 @@ extension BoardState {
     /// no feature).
     case resolved(Event)
     /// It names an id that more than one project holds, and no project.
-    case unresolved(String)
+    case unresolved(Ignored)
   }
 
   /// The feature an unqualified id names: see the type's comment. Nil when the id is ambiguous.
@@ -27,10 +27,8 @@ extension BoardState {
     }
   }
 
-  func ambiguity(_ topic: String, _ id: String) -> String {
-    let projects = projectsById.projects(of: id)
-    let names = projects.prefix(3).joined(separator: ", ") + (projects.count > 3 ? ", …" : "")
-    return "\(topic): \(id) is a feature of \(projects.count) projects (\(names)); the event names none"
+  func ambiguity(_ topic: String, _ id: String) -> Ignored {
+    .ambiguousFeature(topic: topic, id: id, projects: projectsById.projects(of: id))
   }
 
   func resolved(_ event: Event) -> Resolution {

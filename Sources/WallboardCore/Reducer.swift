@@ -59,7 +59,7 @@ public enum Reducer {
           return nil
         case .stale(let applied):
           let seq = snap.seq ?? e.seq ?? 0
-          return .ignored("board.snapshot at seq \(seq) is older than seq \(applied) already applied")
+          return .ignored(.staleSnapshot(seq: seq, applied: applied))
         }
       }
       guard let seq = e.seq else { return nil }
@@ -71,7 +71,7 @@ public enum Reducer {
       return .duplicate
     case .ignored(let reason)?:
       state.counters.ignored += 1
-      state.withOrigin(e.origin) { $0.lastError = reason }
+      state.withOrigin(e.origin) { $0.lastError = reason?.description }
       return .ignored(reason)
     default:
       break
@@ -88,7 +88,7 @@ public enum Reducer {
       return .applied
     case .ignored(let reason):
       state.counters.ignored += 1
-      if let reason { state.withOrigin(e.origin) { $0.lastError = reason } }
+      if let reason { state.withOrigin(e.origin) { $0.lastError = reason.description } }
       return .ignored(reason)
     }
   }
@@ -100,8 +100,9 @@ public enum Reduction: Hashable, Sendable {
   case applied
   /// Its sequence number was not past the last one of its publisher: dropped.
   case duplicate
-  /// Valid, but it changes nothing (an unknown topic, a stale snapshot, a feature limit…).
-  case ignored(String?)
+  /// Valid, but it changes nothing (an unknown topic, a stale snapshot, a feature limit…); why,
+  /// when there is a reason to say.
+  case ignored(Ignored?)
   /// Not a valid event: counted, with its reason.
   case rejected(String)
 }
@@ -110,7 +111,7 @@ public enum Reduction: Hashable, Sendable {
 enum Outcome {
   case applied
   /// Counted as ignored; the reason, when there is one, becomes the source's last error.
-  case ignored(String?)
+  case ignored(Ignored?)
 }
 
 extension BoardState {

@@ -66,10 +66,13 @@ struct FeatureIdentityTests {
     var s = M.state([M.event("2026-11-03T09:00:00Z", .boardSnapshot(BoardSnapshot(features: Self.colliding)))])
     let before = s.features
     let r = Reducer.reduce(into: &s, M.status("2026-11-03T10:00:00Z", "FEAT-1", "done"))
-    #expect(r == .ignored("feature.updated: FEAT-1 is a feature of 2 projects (api, web); the event names none"))
+    #expect(r == .ignored(.ambiguousFeature(topic: "feature.updated", id: "FEAT-1", projects: ["api", "web"])))
+    #expect(
+      s.origins["test"]?.lastError
+        == "feature.updated: FEAT-1 is a feature of 2 projects (api, web); the event names none")
     #expect(s.features == before)
     let d = Reducer.reduce(into: &s, M.event("2026-11-03T10:00:00Z", .featureDeleted(id: "FEAT-1")))
-    #expect(d == .ignored("feature.deleted: FEAT-1 is a feature of 2 projects (api, web); the event names none"))
+    #expect(d == .ignored(.ambiguousFeature(topic: "feature.deleted", id: "FEAT-1", projects: ["api", "web"])))
     let gone = Reducer.reduce(into: &s, M.event("2026-11-03T10:00:00Z", .featureDeleted(id: "FEAT-1", project: "web")))
     #expect(gone == .applied)
     #expect(

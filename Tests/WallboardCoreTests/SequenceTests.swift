@@ -48,7 +48,8 @@ struct SequenceTests {
     #expect(Reducer.reduce(into: &s, M.event("2026-11-01T09:00:00Z", .heartbeat, seq: 4)) == .duplicate)
     #expect(
       Reducer.reduce(into: &s, M.event("2026-11-01T09:00:00Z", .featureDeleted(id: "X"), seq: 5))
-        == .ignored("feature.deleted: unknown feature X"))
+        == .ignored(.unknownFeature(topic: "feature.deleted", FeatureKey(id: "X"))))
+    #expect(s.origins["test"]?.lastError == "feature.deleted: unknown feature X")
   }
 
   @Test func aResyncSnapshotOlderThanWhatWasAppliedIsIgnored() {
@@ -63,7 +64,8 @@ struct SequenceTests {
       "2026-11-01T09:03:00Z", .boardSnapshot(BoardSnapshot(features: [M.feature("A", status: "todo")], seq: 10)),
       seq: 10)
     #expect(
-      Reducer.reduce(into: &s, stale) == .ignored("board.snapshot at seq 10 is older than seq 12 already applied"))
+      Reducer.reduce(into: &s, stale) == .ignored(.staleSnapshot(seq: 10, applied: 12)))
+    #expect(s.origins["test"]?.lastError == "board.snapshot at seq 10 is older than seq 12 already applied")
     #expect(s.features["A"]?.status == "done")
     // The stream goes on without another resync.
     Reducer.reduce(
@@ -195,5 +197,44 @@ struct DoneStateTests {
     #expect(!wf.isDone("wontfix"))
     #expect(!wf.isDone("parked"))
     #expect(!wf.isDone("in-progress"), "a state that is not terminal is never done")
+  }
+}
+
+/// The reducer's reasons as values, and the lines they are shown as.
+@Suite struct IgnoredReasonTests {
+  @Test(arguments: [
+    (
+      Ignored.unknownFeature(topic: "feature.deleted", FeatureKey(project: "web", id: "F-1")),
+      "feature.deleted: unknown feature web/F-1"
+    ),
+    (
+      .ambiguousFeature(topic: "feature.updated", id: "F", projects: ["a", "b", "c", "d"]),
+      "feature.updated: F is a feature of 4 projects (a, b, c, …); the event names none"
+    ),
+    (.unknownSprint(topic: "sprint.closed", id: "S9"), "sprint.closed: unknown sprint S9"),
+    (
+      .badSprint(
+        topic: "sprint.created",
+        .endsBeforeStart(id: "S1", start: Make.d("2026-11-10"), end: Make.d("2026-11-02"))),
+      "sprint.created: sprint S1 ends (2026-11-02) before it starts (2026-11-10)"
+    ),
+    (.featureLimit(limit: 5, FeatureKey(id: "X"), hidden: true), "feature limit of 5 reached: X not kept"),
+    (.featureLimit(limit: 5, FeatureKey(id: "X"), hidden: false), "feature limit of 5 reached: X not added"),
+  ])
+  func eachReasonSaysItself(reason: Ignored, line: String) {
+    #expect(reason.description == line)
+  }
+
+  @Test func aSprintThatEndsBeforeItStartsIsIgnoredAsSuch() {
+    var s = BoardState()
+    let bad = Make.sprint("S1", start: "2026-11-10", end: "2026-11-02")
+    let r = Reducer.reduce(into: &s, Make.event("2026-11-01T09:00:00Z", .sprintCreated(bad)))
+    #expect(
+      r
+        == .ignored(
+          .badSprint(
+            topic: "sprint.created",
+            .endsBeforeStart(id: "S1", start: Make.d("2026-11-10"), end: Make.d("2026-11-02")))))
+    #expect(s.sprints.isEmpty)
   }
 }
