@@ -13,7 +13,7 @@ public import Wire
 /// stream that ends (closed or reset) before any acknowledgement, by a server that answers
 /// health, is a health-only server: shown live and healthy, asked for health, tried again at
 /// the longest backoff.
-public struct OrchestraSessionMachine: Sendable {
+public struct OrchestraSessionMachine: SourceMachine {
   /// Timings.
   public struct Settings: Hashable, Sendable {
     public var healthInterval = 5.0
@@ -116,6 +116,11 @@ public struct OrchestraSessionMachine: Sendable {
     self.topics = topics
     self.backoff = Backoff(initial: settings.backoffInitial, max: settings.backoffMax, seed: seed)
   }
+
+  public static var start: Input { .start }
+  public static var stop: Input { .stop }
+  public static var tick: Input { .tick }
+  public var isStopped: Bool { phase == .stopped }
 
   /// The latest instant by which the shell must feed `.tick` (or another input).
   public var nextWake: Monotonic? {

@@ -11,7 +11,7 @@ import Wire
 @Suite("The push hint: loopback only, backed off")
 struct PushHintHostTests {
   typealias M = Make
-  static let t0 = M.t("2026-11-04T10:00:00Z")
+  static let t0 = Monotonic(seconds: 1000)
   static let info = RunInfo(pid: 42, host: "127.0.0.1", port: 50234, workspace: "/home/ana/ws")
   static let foreign = RunInfo(pid: 42, host: "203.0.113.5", port: 50234, workspace: "/home/ana/ws")
 
@@ -57,7 +57,7 @@ struct PushHintHostTests {
       #expect(m.listeningTo == nil)
       #expect(m.note == "push from 203.0.113.5:50234 refused: not a loopback address (203.0.113.5)")
       let wake = m.nextWake!
-      waits.append(Double(wake.millis - now.millis) / 1000)
+      waits.append(wake.seconds(since: now))
       #expect(m.on(.tick, at: wake) == [.readInfo])
       #expect(m.on(.info(Self.foreign), at: wake) == [.connect(host: "203.0.113.5", port: 50234)])
       now = wake
@@ -82,7 +82,7 @@ struct PushHintHostTests {
       _ = m.on(.connected, at: now)
       #expect(m.on(.ended("server closed the connection"), at: now.adding(seconds: 0.1)) == [.close])
       let wake = m.nextWake!
-      waits.append(Double(wake.millis - now.millis) / 1000 - 0.1)
+      waits.append(wake.seconds(since: now) - 0.1)
       #expect(m.on(.tick, at: wake) == [.readInfo])
       #expect(m.on(.info(Self.info), at: wake) == [.connect(host: "127.0.0.1", port: 50234)])
       now = wake
@@ -93,7 +93,7 @@ struct PushHintHostTests {
     // A connection that held a while starts the backoff again from its first step.
     _ = m.on(.connected, at: now)
     _ = m.on(.ended("gone"), at: now.adding(seconds: 120))
-    #expect(Double(m.nextWake!.millis - now.adding(seconds: 120).millis) / 1000 <= 1.2)
+    #expect(m.nextWake!.seconds(since: now.adding(seconds: 120)) <= 1.2)
   }
 
   @Test func aFloodOfPushesReadsTheStoreAtMostTwiceASecond() {

@@ -10,7 +10,7 @@ import Wire
 @Suite("The push of orchestra serve, as a hint")
 struct PushHintMachineTests {
   typealias M = Make
-  static let t0 = M.t("2026-11-04T10:00:00Z")
+  static let t0 = Monotonic(seconds: 1000)
   static let info = RunInfo(pid: 42, host: "127.0.0.1", port: 50234, workspace: "/home/ana/ws")
 
   static func delivery(topic: String, type: String = "update_feature", subscription: String = "s") -> PluginResponse {
@@ -54,7 +54,7 @@ struct PushHintMachineTests {
     var now = Self.t0
     for _ in 0..<5 {
       let wake = m.nextWake!
-      waits.append(Double(wake.millis - now.millis) / 1000)
+      waits.append(wake.seconds(since: now))
       #expect(m.on(.tick, at: wake) == [.readInfo])
       #expect(m.on(.info(Self.info), at: wake) == [.connect(host: "127.0.0.1", port: 50234)])
       _ = m.on(.connectFailed("refused"), at: wake)

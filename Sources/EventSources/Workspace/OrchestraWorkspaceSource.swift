@@ -15,10 +15,12 @@ internal import Wire
 /// detail says which store is read, and whether pushes are heard. A database that cannot be
 /// opened at all (not a database, unreadable; not one that is only locked) gives way to the
 /// markdown tree when the workspace has one, and the detail says why.
-public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendable {
+public final class OrchestraWorkspaceSource: LiveEventSource, MachineShell, @unchecked Sendable {
+  public typealias Machine = WorkspaceMachine
   public let origin: String
   /// The workspace, absolute.
   public let workspace: String
+  /// Seconds between looks for the store; set before `start`.
   public var checkInterval = 5.0
   private let locator: WorkspaceLocator
   private let clock: Clock
@@ -26,13 +28,25 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   private let makeStore: @Sendable (WorkspaceLocation) -> (any EventSource)?
   /// Why the database at a path cannot be opened at all; nil when it can (or is only locked).
   private let probe: @Sendable (String) -> String?
-  /// Guards what follows; signalled by `stop()`.
-  private let lock = NSCondition()
+  private let seed: UInt64
+  /// Guards what follows (the store's source delivers on its own thread).
+  private let lock = NSLock()
+  private var driver: MachineDriver<WorkspaceMachine>?
+  private var deliver: (@Sendable (BoardInput) -> Void)?
   private var stopped = false
   /// What the detail says of the push ("push from 127.0.0.1:50234", or a refusal).
   private var pushFrom: String?
   /// The detail of the store's source while it is live (nil while it is not).
   private var lastLiveDetail: String?
+  private var current: (store: WorkspaceLocation.Store, source: any EventSource, generation: Int)?
+  /// What the store's live detail ends with: why the database gave way to the markdown tree.
+  private var note: String?
+  private var generation = 0
+  /// The last offline detail said while no store is there (said once).
+  private var lastOffline: String?
+  /// The push stream and what wakes its reads; on the driver's thread only.
+  private let interrupter = Interrupter()
+  private var push: OrchestraStream?
 
   /// The store's detail, and what the push hint says (`PushHintMachine.note`) when it says
   /// anything.
@@ -40,16 +54,12 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     guard let push else { return store }
     return store.isEmpty ? push : "\(store) · \(push)"
   }
-  private var current: (store: WorkspaceLocation.Store, source: any EventSource, generation: Int)?
-  /// What the store's live detail ends with: why the database gave way to the markdown tree.
-  private var note: String?
-  private var generation = 0
-  private var pushConnection: TCPConnection?
 
   public init(
     origin: String, workspace: String, locator: WorkspaceLocator,
     clock: Clock,
     probe: @escaping @Sendable (String) -> String? = { _ in nil },
+    seed: UInt64 = UInt64(UInt32.random(in: 0...UInt32.max)),
     makeStore: @escaping @Sendable (WorkspaceLocation) -> (any EventSource)?
   ) {
     self.origin = origin
@@ -57,22 +67,26 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     self.workspace = WorkspaceLocator.absolute(workspace, from: locator.currentDirectory)
     self.locator = locator
     self.clock = clock
+    self.seed = seed
     self.makeStore = makeStore
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let t = Thread { [self] in run(deliver) }
-    t.name = "wallboard \(origin)"
-    t.start()
+    let machine = WorkspaceMachine(push: PushHintMachine(seed: seed), checkInterval: checkInterval)
+    let driver = MachineDriver(machine, clock: clock, name: "wallboard \(origin)")
+    lock.withLock {
+      self.deliver = deliver
+      self.driver = driver
+    }
+    driver.start(self)
   }
 
   public func stop() {
-    let inner = lock.withLock { () -> (any EventSource)? in
+    let (driver, inner) = lock.withLock { () -> (MachineDriver<WorkspaceMachine>?, (any EventSource)?) in
       stopped = true
-      pushConnection?.shutdown()
-      lock.broadcast()
-      return current?.source
+      return (self.driver, current?.source)
     }
+    driver?.stop()
     inner?.stop()
   }
 
@@ -81,68 +95,70 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
   /// When the store's source tries again after a failed read.
   public var nextAttemptAt: Instant? { lock.withLock { current?.source }?.nextAttemptAt }
 
-  private var isStopped: Bool { lock.withLock { stopped } }
+  private func say(_ input: BoardInput) { lock.withLock { deliver }?(input) }
 
-  private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    var machine = PushHintMachine(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
-    var queue: [PushHintMachine.Input] = [.start]
-    var framer = LengthPrefixFramer()
-    var nextLook = clock.monotonic().seconds
-    var lastOffline: String?
-    defer {
+  // MARK: The shell
+
+  public func perform(_ action: WorkspaceMachine.Action) -> [WorkspaceMachine.Input] {
+    switch action {
+    case .locateStore:
+      locateStore()
+      return []
+    case .push(.readInfo): return [.push(.info(readInfo()))]
+    case .push(.connect(let host, let port)): return [.push(connectPush(host: host, port: port))]
+    case .push(.close):
       closePush()
-      let inner = lock.withLock { current?.source }
-      inner?.stop()
-      deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
+      return []
+    case .push(.readStore):
+      lookNow()
+      return []
+    case .pushNote(let said):
+      // When the push is heard, lost or refused, the detail says so at once.
+      let live = lock.withLock { () -> String? in
+        pushFrom = said
+        return lastLiveDetail
+      }
+      if let live {
+        say(.connection(origin: origin, status: .live, at: clock.now(), detail: Self.detail(live, push: said)))
+      }
+      return []
     }
-    while !isStopped {
-      // The store, found again every few seconds.
-      if clock.monotonic().seconds >= nextLook {
-        nextLook = clock.monotonic().seconds + checkInterval
-        let (found, note) = readable(locator.locate(workspace: workspace))
-        if found.store != lock.withLock({ current?.store }) { switchStore(to: found, note: note, deliver) }
-        if case .missing = found.store {
-          if lastOffline != found.detail {
-            deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: found.detail))
-          }
-          lastOffline = found.detail
-        } else {
-          lastOffline = nil
-        }
-      }
-      // The push: a hint to read now. Between inputs, wait for the push stream, the machine's
-      // next moment or the next look at the store, whichever is first — asleep, not polling.
-      let input: PushHintMachine.Input
-      if !queue.isEmpty {
-        input = queue.removeFirst()
-      } else {
-        var wait = nextLook - clock.monotonic().seconds
-        if let wake = machine.nextWake { wait = min(wait, Double(wake.millis - clock.now().millis) / 1000) }
-        queue += awaitPush(&framer, timeout: max(0.01, wait))
-        input = queue.isEmpty ? .tick : queue.removeFirst()
-      }
-      for action in machine.on(input, at: clock.now()) {
-        switch action {
-        case .readInfo: queue.append(.info(readInfo()))
-        case .connect(let host, let port):
-          framer = LengthPrefixFramer()
-          queue.append(connectPush(host: host, port: port))
-        case .close: closePush()
-        case .readStore: lookNow()
-        }
-      }
-      // When the push is heard, lost or refused, the detail says so at once (once: the same
-      // refusal again changes nothing).
-      let (changed, live) = lock.withLock { () -> (Bool, String?) in
-        defer { pushFrom = machine.note }
-        return (pushFrom != machine.note, lastLiveDetail)
-      }
-      if changed, let live {
-        deliver(
-          .connection(origin: origin, status: .live, at: clock.now(), detail: Self.detail(live, push: machine.note)))
-      }
+  }
+
+  public func await(until deadline: Monotonic) -> [WorkspaceMachine.Input]? {
+    guard let push else { return nil }
+    switch push.await(until: deadline) {
+    case .frames(let frames): return frames.map { .push(.received($0)) }
+    case .ended(let why):
+      closePush()
+      return [.push(.ended(why))]
     }
-    _ = machine.on(.stop, at: clock.now())
+  }
+
+  public func interrupt(stopping: Bool) { interrupter.interrupt(stopping: stopping) }
+
+  public func finish() {
+    closePush()
+    let inner = lock.withLock { current?.source }
+    inner?.stop()
+    say(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
+  }
+
+  // MARK: The store
+
+  /// Finds the store again; follows it when it changed; says once why there is none.
+  private func locateStore() {
+    let (found, note) = readable(locator.locate(workspace: workspace))
+    if found.store != lock.withLock({ current?.store }) { switchStore(to: found, note: note) }
+    let offline: String?
+    if case .missing = found.store { offline = found.detail } else { offline = nil }
+    let changed = lock.withLock { () -> Bool in
+      defer { lastOffline = offline }
+      return offline != nil && offline != lastOffline
+    }
+    if changed, let offline {
+      say(.connection(origin: origin, status: .offline, at: clock.now(), detail: offline))
+    }
   }
 
   /// `found`, or — when its database cannot be opened at all and the workspace has a markdown
@@ -161,30 +177,35 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
 
   /// Stops the store's source and starts the one for `found` (none for `.missing`); `note` ends
   /// its live detail.
-  private func switchStore(
-    to found: WorkspaceLocation, note: String?, _ deliver: @escaping @Sendable (BoardInput) -> Void
-  ) {
+  private func switchStore(to found: WorkspaceLocation, note: String?) {
     let (old, gen) = lock.withLock { () -> ((any EventSource)?, Int) in
       generation += 1
       let old = current?.source
       current = nil
+      lastLiveDetail = nil
       self.note = note
       return (old, generation)
     }
     old?.stop()
     guard let source = makeStore(found) else { return }
-    lock.withLock { current = (found.store, source, gen) }
+    let kept = lock.withLock { () -> Bool in
+      guard !stopped else { return false }
+      current = (found.store, source, gen)
+      return true
+    }
+    guard kept else { return }
     // What a replaced store's source still says (its "stopped") is not this source's news.
     source.start { [weak self] input in
       guard let self else { return }
-      let (current, push, note) = self.lock.withLock { () -> (Bool, String?, String?) in
+      let (current, push, note, deliver) = self.lock.withLock {
+        () -> (Bool, String?, String?, (@Sendable (BoardInput) -> Void)?) in
         let current = self.generation == gen && !self.stopped
         if current, case .connection(_, let status, _, let detail) = input {
           self.lastLiveDetail = status == .live ? Self.noted(detail ?? "", self.note) : nil
         }
-        return (current, self.pushFrom, self.note)
+        return (current, self.pushFrom, self.note, self.deliver)
       }
-      guard current else { return }
+      guard current, let deliver else { return }
       // The detail says when a server's push is heard besides the store.
       if case .connection(let o, .live, let at, let detail) = input {
         deliver(
@@ -202,6 +223,8 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     return detail.isEmpty ? note : "\(detail) · \(note)"
   }
 
+  // MARK: The push
+
   /// The running server's `.info`, when it is this workspace's and its process lives.
   private func readInfo() -> RunInfo? {
     let file = "\(locator.home)/.orchestra/run/\(RunInfo.slug(of: workspace)).info"
@@ -211,68 +234,34 @@ public final class OrchestraWorkspaceSource: LiveEventSource, @unchecked Sendabl
     return info
   }
 
-  /// Connects to the loopback addresses `host` resolves to (`PushHost`), the first that answers;
-  /// any other host is refused without a try.
+  /// Subscribes to `features` on the loopback addresses `host` resolves to (`PushHost`), the
+  /// first that answers; any other host is refused without a try.
   private func connectPush(host: String, port: Int) -> PushHintMachine.Input {
+    closePush()
     let addresses: [String]
     switch PushHost.resolve(host).flatMap({ PushHost.check(host, resolved: $0) }) {
     case .failure(let refusal): return .refused(refusal)
     case .success(let a): addresses = a
     }
-    do throws(TCPConnection.Failure) {
-      var opened: TCPConnection?
-      var failure = TCPConnection.Failure(description: "no address")
-      for address in addresses where opened == nil {
-        do throws(TCPConnection.Failure) {
-          opened = try TCPConnection.connect(host: address, port: port, timeout: 2)
-        } catch {
-          failure = error
-        }
+    var failure = "no address"
+    for address in addresses {
+      let link = OrchestraLink(
+        host: address, port: port, dialer: TCPDialer(clock: clock), clock: clock, interrupter: interrupter)
+      do throws(OrchestraLink.Failure) {
+        push = try link.subscribe(
+          topics: ["features"], id: "wallboard-hint-\(clock.now().millis)", connectTimeout: 2)
+        return .connected
+      } catch {
+        failure = error.description
+        if interrupter.isStopped { break }
       }
-      guard let conn = opened else { throw failure }
-      let sub = Subscribe(subscriptionId: "wallboard-hint-\(clock.now().millis)", topic: "features", filters: [:])
-      try conn.write(LengthPrefixFramer.frame(PluginRequest(requestId: "hint-sub", request: .subscribe(sub)).encode()))
-      let kept = lock.withLock { () -> Bool in
-        guard !stopped else { return false }
-        pushConnection = conn
-        return true
-      }
-      if !kept { conn.close() }
-      return kept ? .connected : .connectFailed("stopped")
-    } catch {
-      return .connectFailed(error.description)
     }
+    return .connectFailed(failure)
   }
 
   private func closePush() {
-    let conn = lock.withLock { () -> TCPConnection? in
-      defer { pushConnection = nil }
-      return pushConnection
-    }
-    conn?.close()
-  }
-
-  /// What the push stream has within `timeout` seconds; without a stream, a sleep that `stop()`
-  /// ends.
-  private func awaitPush(_ framer: inout LengthPrefixFramer, timeout: Double) -> [PushHintMachine.Input] {
-    guard let conn = lock.withLock({ pushConnection }) else {
-      lock.lock()
-      if !stopped { clock.wait(until: clock.monotonic().adding(seconds: timeout), on: lock) }
-      lock.unlock()
-      return []
-    }
-    do {
-      switch try conn.read(timeout: timeout) {
-      case .timedOut: return []
-      case .closed: return [.ended("server closed the connection")]
-      case .bytes(let b):
-        var out: [PushHintMachine.Input] = []
-        for f in try framer.push(b) { out.append(.received(try PluginResponse.decode(f))) }
-        return out
-      }
-    } catch {
-      return [.ended("\(error)")]
-    }
+    push?.close()
+    push = nil
   }
 }
 

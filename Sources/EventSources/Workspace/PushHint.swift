@@ -1,3 +1,4 @@
+public import Clock
 public import WallboardCore
 public import Wire
 
@@ -49,8 +50,9 @@ public struct RunInfo: Hashable, Sendable {
 }
 
 /// The logic of listening to a newer `orchestra serve`'s push (`features` events on its TCP
-/// port) as a hint to read the store now. Pure: inputs at instants in, actions out; the shell
-/// (`OrchestraWorkspaceSource`) does the file reads and the socket.
+/// port) as a hint to read the store now. Pure: inputs at monotonic instants in, actions out;
+/// `WorkspaceMachine` wraps it, and the shell (`OrchestraWorkspaceSource`) does the file reads
+/// and the socket.
 ///
 /// The push is never the truth — upstream publishes nothing for label, estimate or dependency
 /// changes, and its bus drops events when a subscriber is slow — so a hint only makes the store
@@ -91,7 +93,7 @@ public struct PushHintMachine: Sendable {
 
   public private(set) var phase: Phase = .idle
   /// When the shell should call again with `.tick` while nothing else happens.
-  public private(set) var nextWake: Instant?
+  public private(set) var nextWake: Monotonic?
   /// The server heard: "127.0.0.1:50234", or nil.
   public private(set) var listeningTo: String?
   /// The last refusal, until a server is heard or none is named: "push from 203.0.113.5:50234
@@ -108,8 +110,8 @@ public struct PushHintMachine: Sendable {
   private var backoff: Backoff
   private var attempt = 0
   private var target: RunInfo?
-  private var listeningSince: Instant?
-  private var lastRead: Instant?
+  private var listeningSince: Monotonic?
+  private var lastRead: Monotonic?
   /// A push heard within `minReadInterval` of the last read: read at `nextWake`.
   private var pendingRead: String?
 
@@ -118,7 +120,8 @@ public struct PushHintMachine: Sendable {
     self.lookInterval = lookInterval
   }
 
-  public mutating func on(_ input: Input, at now: Instant) -> [Action] {
+  /// Takes one input at `now` on the monotonic clock (every timer runs on it).
+  public mutating func on(_ input: Input, at now: Monotonic) -> [Action] {
     switch (input, phase) {
     case (.stop, _):
       let was = phase
@@ -186,14 +189,14 @@ public struct PushHintMachine: Sendable {
     }
   }
 
-  private mutating func read(_ reason: String, at now: Instant) -> [Action] {
+  private mutating func read(_ reason: String, at now: Monotonic) -> [Action] {
     pendingRead = nil
     nextWake = nil
     lastRead = now
     return [.readStore(reason: reason)]
   }
 
-  private mutating func wait(_ seconds: Double, at now: Instant) -> [Action] {
+  private mutating func wait(_ seconds: Double, at now: Monotonic) -> [Action] {
     phase = .waiting
     nextWake = now.adding(seconds: seconds)
     return []
