@@ -37,9 +37,14 @@ let package = Package(
     // The workspace formats, pure: front matter, YAML, the audit trail, feature files and rows.
     // No I/O, no SQLite, no clock.
     .target(name: "WorkspaceFormats", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
-    // Where events come from: the simulated team, JSON Lines files.
+    // The seam between a source's shell and a server's bytes: the Transport and TransportDialer
+    // protocols, deadline reads on the one clock, and TCP as the first conformer (QUIC next).
+    .target(name: "Transport", dependencies: ["Clock"], swiftSettings: strict),
+    // Where events come from: the simulated team, JSON Lines files, Orchestra's workspaces and
+    // servers; every live source's machine run by the one MachineDriver.
     .target(
-      name: "EventSources", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock"],
+      name: "EventSources",
+      dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport"],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
     .target(name: "Journal", dependencies: ["WallboardCore", "Codec", "SQLite", "Clock"], swiftSettings: strict),
@@ -125,7 +130,8 @@ let package = Package(
       swiftSettings: strict),
 
     .target(
-      name: "TestSupport", dependencies: ["WallboardCore", "Wire", "Raster", "PNG", "DisplayCore", "Clock"],
+      name: "TestSupport",
+      dependencies: ["WallboardCore", "Wire", "Raster", "PNG", "DisplayCore", "Clock", "Transport"],
       path: "Tests/TestSupport",
       swiftSettings: strict),
     .testTarget(
@@ -142,7 +148,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "EventSourcesTests",
-      dependencies: ["EventSources", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock"],
+      dependencies: [
+        "EventSources", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock", "Transport",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],

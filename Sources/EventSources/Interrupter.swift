@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Transport
 
 /// What a shell's blocking I/O is woken by: the transports it is reading now, interrupted
 /// together, and a stop that makes every wait after it end at once. Shared by the driver's

@@ -1,4 +1,5 @@
 public import Clock
+internal import Transport
 internal import Wire
 
 /// One Orchestra server's plugin protocol over a `TransportDialer`: the one connect/read shell

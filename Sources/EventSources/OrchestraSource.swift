@@ -1,4 +1,5 @@
 public import Clock
+public import Transport
 internal import Foundation
 public import WallboardCore
 internal import Wire

@@ -1,4 +1,5 @@
 public import Clock
+internal import Transport
 internal import Foundation
 internal import SQLite
 public import WallboardCore
