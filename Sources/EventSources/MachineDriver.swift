@@ -74,6 +74,9 @@ public final class MachineDriver<Machine: SourceMachine>: @unchecked Sendable {
   /// The machine now (a copy), read under the lock: what another thread shows of it.
   public var current: Machine { lock.withLock { machine } }
 
+  /// What `body` reads of the machine now, under the lock (without copying it).
+  public func read<T>(_ body: (Machine) -> T) -> T { lock.withLock { body(machine) } }
+
   /// Starts the thread, which feeds `Machine.start` first and ends when the machine stops.
   public func start(_ shell: some MachineShell<Machine>) {
     lock.withLock { interruptShell = { [shell] stopping in shell.interrupt(stopping: stopping) } }

@@ -1,6 +1,6 @@
 public import Clock
-public import Transport
 internal import Foundation
+public import Transport
 public import WallboardCore
 internal import Wire
 

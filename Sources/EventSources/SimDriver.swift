@@ -2,10 +2,90 @@ public import Clock
 internal import Foundation
 public import WallboardCore
 
-/// Runs the simulated team live: first everything up to its present moment, then each event
-/// after a real delay of (simulated gap ÷ speed), never more than `maxGap` seconds, so a
-/// running board changes every few seconds. Between events it sends nothing; the board's
-/// clock for a simulation is `simulatedNow()`.
+/// The live simulation's logic as a value: first everything up to the team's present moment,
+/// then each event when the simulated clock (the monotonic time since its anchor, times `speed`)
+/// reaches it, a quiet stretch longer than `maxGap` real seconds cut to it.
+public struct SimMachine: SourceMachine {
+  public enum Input: Hashable, Sendable { case start, tick, stop }
+  public enum Action: Hashable, Sendable { case deliver(BoardInput) }
+  public static var start: Input { .start }
+  public static var stop: Input { .stop }
+  public static var tick: Input { .tick }
+
+  public let origin: String
+  public let speed: Double
+  public let maxGap: Double
+  private var timeline: SimTimeline
+  private let decoder: LineDecoder
+  /// The number of the last event passed.
+  private var number: Int
+  /// The moment the first burst runs to.
+  private let startsAt: Instant
+  private var anchorSim: Instant
+  private var anchorReal: Monotonic
+  public private(set) var isStopped = false
+  public private(set) var nextWake: Monotonic?
+
+  /// - Parameters:
+  ///   - resumeAfter: the number of the last event a journal holds of it; the run goes on after it.
+  ///   - now: the monotonic time its clock starts at.
+  public init(
+    team: SimulatedTeam, origin: String, speed: Double, maxGap: Double, resumeAfter: Int64, now: Monotonic
+  ) {
+    self.origin = origin
+    self.speed = speed
+    self.maxGap = maxGap
+    var timeline = SimTimeline(team: team)
+    let last = timeline.skip(through: resumeAfter)
+    self.timeline = timeline
+    self.number = Int(resumeAfter)
+    self.decoder = LineDecoder(origin: origin, label: origin)
+    self.startsAt = max(team.defaultNow, last ?? team.defaultNow)
+    self.anchorSim = startsAt
+    self.anchorReal = now
+  }
+
+  /// The simulated time at the monotonic instant `now`.
+  public func simulated(at now: Monotonic) -> Instant {
+    anchorSim.adding(seconds: now.seconds(since: anchorReal) * speed)
+  }
+
+  public mutating func on(_ input: Input, at now: Monotonic, stamp: Instant) -> [Action] {
+    guard !isStopped else { return [] }
+    var out: [Action] = []
+    switch input {
+    case .stop:
+      isStopped = true
+      nextWake = nil
+      return []
+    case .start:
+      out.append(.deliver(.connection(origin: origin, status: .live, at: stamp, detail: "simulated")))
+      while timeline.peekTime() <= startsAt { out.append(next(stamp)) }
+    case .tick:
+      while timeline.peekTime() <= simulated(at: now) { out.append(next(stamp)) }
+    }
+    // The next event's moment, as a real wait; a longer one than `maxGap` (nights, weekends)
+    // moves the simulated clock forward instead.
+    let due = timeline.peekTime()
+    var wait = Double(due.millis - simulated(at: now).millis) / 1000 / speed
+    if wait > maxGap {
+      anchorSim = Instant(millis: due.millis - Int64(maxGap * speed * 1000))
+      anchorReal = now
+      wait = maxGap
+    }
+    nextWake = now.adding(seconds: max(0, wait))
+    return out
+  }
+
+  private mutating func next(_ stamp: Instant) -> Action {
+    let (_, line) = timeline.next()
+    number += 1
+    return .deliver(decoder.decode(line: Array(line.utf8), number: number, receivedAt: stamp))
+  }
+}
+
+/// Runs the simulated team live on the one `MachineDriver` (`SimMachine` is its logic). Between
+/// events it sends nothing; the board's clock for a simulation is `simulatedNow()`.
 ///
 /// Resumed (`resumeAfter`, the last number a journal holds of it), it goes on from there: the
 /// timeline is replayed to that event without sending it again, and its clock starts at that
@@ -16,16 +96,8 @@ public final class SimDriver: @unchecked Sendable {
   public let origin: String
   public let speed: Double
   public let maxGap: Double
-  private let lock = NSLock()
-  private var anchorSim: Instant
-  private var anchorReal: Monotonic
   private let clock: Clock
-  private var stopped = false
-  /// The timeline from where this run starts sending (past the resumed events), the number of
-  /// the last one passed, and the moment the first burst runs to.
-  private let resumed: SimTimeline
-  private let resumeAfter: Int64
-  private let startsAt: Instant
+  private let driver: MachineDriver<SimMachine>
 
   public init(
     team: SimulatedTeam, origin: String, speed: Double, maxGap: Double = 4, resumeAfter: Int64 = 0, clock: Clock
@@ -35,68 +107,32 @@ public final class SimDriver: @unchecked Sendable {
     self.origin = origin
     self.speed = speed
     self.maxGap = maxGap
-    var timeline = SimTimeline(team: team)
-    let last = timeline.skip(through: resumeAfter)
-    self.resumed = timeline
-    self.resumeAfter = resumeAfter
-    self.startsAt = max(team.defaultNow, last ?? team.defaultNow)
-    self.anchorSim = startsAt
-    self.anchorReal = clock.monotonic()
+    let machine = SimMachine(
+      team: team, origin: origin, speed: speed, maxGap: maxGap, resumeAfter: resumeAfter, now: clock.monotonic())
+    self.driver = MachineDriver(machine, clock: clock, name: "wallboard \(origin)")
   }
 
   /// The simulated clock.
-  public func simulatedNow() -> Instant {
-    lock.lock()
-    defer { lock.unlock() }
-    return anchorSim.adding(seconds: clock.monotonic().seconds(since: anchorReal) * speed)
-  }
+  public func simulatedNow() -> Instant { driver.read { $0.simulated(at: clock.monotonic()) } }
 
-  public func stop() {
-    lock.lock()
-    stopped = true
-    lock.unlock()
-  }
+  public func stop() { driver.stop() }
 
-  private var isStopped: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopped
-  }
+  /// Delivers inputs on the driver's thread until `stop()`.
+  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) { driver.start(SimShell(deliver: deliver)) }
+}
 
-  /// Delivers inputs on a background thread until `stop()`.
-  public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let thread = Thread { [self] in
-      var timeline = resumed
-      let decoder = LineDecoder(origin: origin, label: origin)
-      var n = Int(resumeAfter)
-      let now0 = startsAt
-      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: "simulated"))
-      while timeline.peekTime() <= now0 {
-        let (_, line) = timeline.next()
-        n += 1
-        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: clock.now()))
-      }
-      while !isStopped {
-        let next = timeline.peekTime()
-        let simNow = simulatedNow()
-        var wait = Double(next.millis - simNow.millis) / 1000 / speed
-        if wait > maxGap {
-          // Skip the quiet stretch (nights, weekends): jump the clock forward.
-          lock.lock()
-          anchorSim = Instant(millis: next.millis - Int64(maxGap * speed * 1000))
-          anchorReal = clock.monotonic()
-          lock.unlock()
-          wait = maxGap
-        }
-        if wait > 0 {
-          clock.sleep(seconds: min(wait, 0.25))
-          continue
-        }
-        let (_, line) = timeline.next()
-        n += 1
-        deliver(decoder.decode(line: Array(line.utf8), number: n, receivedAt: clock.now()))
-      }
+/// Hands what the simulation delivers to the board; it reads nothing.
+final class SimShell: MachineShell, @unchecked Sendable {
+  typealias Machine = SimMachine
+  private let deliver: @Sendable (BoardInput) -> Void
+  init(deliver: @escaping @Sendable (BoardInput) -> Void) { self.deliver = deliver }
+
+  func perform(_ action: SimMachine.Action) -> [SimMachine.Input] {
+    switch action {
+    case .deliver(let input): deliver(input)
     }
-    thread.start()
+    return []
   }
+  func await(until deadline: Monotonic) -> [SimMachine.Input]? { nil }
+  func interrupt(stopping: Bool) {}
 }

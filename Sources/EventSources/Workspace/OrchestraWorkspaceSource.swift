@@ -1,7 +1,7 @@
 public import Clock
-internal import Transport
 internal import Foundation
 internal import SQLite
+internal import Transport
 public import WallboardCore
 internal import Wire
 
