@@ -1,4 +1,4 @@
-public import Clock
+internal import Clock
 internal import Transport
 internal import Wire
 

@@ -1,5 +1,5 @@
 public import Clock
-public import WallboardCore
+internal import WallboardCore
 public import Wire
 
 /// What a running `orchestra serve` says of itself in `~/.orchestra/run/<slug>.info`
