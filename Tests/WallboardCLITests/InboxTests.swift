@@ -17,13 +17,15 @@ struct InboxTests {
 
   /// The loop's sleep ends when an input comes, or a stop or reload signal (the handler's byte
   /// on the process's signal pipe), not at its deadline; and lasts to the deadline otherwise.
-  @Test(arguments: ["input", "signal", "nothing"])
+  /// One case at a time: the "signal" case's bytes on the one pipe would wake the "nothing" one.
+  @Test(.serialized, arguments: ["input", "signal", "nothing"])
   func theSleepEndsAtAnInputOrASignal(_ wake: String) {
     let inbox = Inbox(capacity: 10, clock: .system)
     _ = inbox.take()
     inbox.wait(timeout: 0)  // empties the pipes of what came before
     let started = Date()
     let done = Atomic<Bool>(false)
+    let writerEnded = DispatchSemaphore(value: 0)
     if wake != "nothing" {
       Thread.detachNewThread {
         Thread.sleep(forTimeInterval: 0.05)
@@ -34,11 +36,17 @@ struct InboxTests {
           Wakeup.signal(Wakeup.signals.write)
           Thread.sleep(forTimeInterval: 0.05)
         }
+        writerEnded.signal()
       }
     }
     inbox.wait(timeout: wake == "nothing" ? 0.3 : 20)
     done.store(true, ordering: .relaxed)
     let waited = Date().timeIntervalSince(started)
+    if wake != "nothing" {
+      // No byte of this case's may be left for the next one.
+      #expect(writerEnded.wait(timeout: .now() + 10) == .success)
+      inbox.wait(timeout: 0)
+    }
     if wake == "nothing" {
       #expect(waited >= 0.29, "slept to its deadline")
     } else {
