@@ -94,6 +94,15 @@ let package = Package(
     .target(
       name: "DRMDisplay", dependencies: ["Raster", "DisplayCore", "FramebufferDisplay", "CDRM"],
       swiftSettings: strict),
+    // Every display kind in one registry: `--display` parsed once into a configuration that
+    // opens itself (auto, sdl, console, drm, fb, term, text, png), the PNG file and text displays,
+    // the console guard around DRM and the framebuffer.
+    .target(
+      name: "Displays",
+      dependencies: [
+        "Raster", "PNG", "Clock", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
+      ],
+      swiftSettings: strict),
     // What a display on a wall needs: the night schedule, burn-in protection, page turns.
     .target(name: "Kiosk", dependencies: ["WallboardCore", "Projections", "Raster"], swiftSettings: strict),
     // The board as 24-bit-colour half-block characters in a terminal.
@@ -115,9 +124,8 @@ let package = Package(
       name: "WallboardCLI",
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
-        "Layout", "Widgets", "DisplayCore", "SDLDisplay", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay",
-        "Kiosk", "TextLines",
-        "Journal", "ZoneFiles", "Codec", "Clock", "Runtime",
+        "Layout", "Widgets", "DisplayCore", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay", "Kiosk",
+        "TextLines", "Journal", "ZoneFiles", "Codec", "Clock", "Runtime", "Displays",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),
@@ -196,7 +204,7 @@ let package = Package(
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
         "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
-        "Codec", "Clock", "Runtime",
+        "Codec", "Clock", "Runtime", "Displays",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
     .testTarget(

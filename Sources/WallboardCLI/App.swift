@@ -33,7 +33,7 @@ public struct App {
     self.clock = clock
     self.stop = stop
     self.openDisplay = { (o, environment, console) throws(CLIError) in
-      try Displays.open(o, environment: environment, console: console, clock: clock)
+      try o.openDisplay(environment: environment, console: console, clock: clock)
     }
   }
 

@@ -1,4 +1,5 @@
 internal import DRMDisplay
+internal import Displays
 internal import EventSources
 internal import Kiosk
 internal import Projections
@@ -17,7 +18,7 @@ struct OptionSpec: Sendable {
 }
 
 enum OptionTable {
-  static let displays = "auto, sdl, console, drm[:DEVICE], fb[:DEVICE], term, text, png:PATH"
+  static var displays: String { DisplayRegistry.standard.usages }
   /// The frame cap, for messages: `Canvas.maxFrameSide` and `Canvas.maxFramePixels`.
   static let frameCap = "at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
 
@@ -49,20 +50,16 @@ enum OptionTable {
       o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
     },
     OptionSpec(
-      name: "--display", value: "auto|sdl|console|drm[:DEVICE]|fb[:DEVICE]|term|text|png:PATH",
+      name: "--display", value: DisplayRegistry.standard.valueSpelling,
       help:
         "where `run` draws; default auto (a window if a display server answers, else console, else the terminal); "
         + "console is DRM/KMS, else the framebuffer; sdl is full screen (window manager or not) and exits 1 with no display"
     ) { o, v throws(CLIError) in
-      let ok =
-        ["auto", "sdl", "console", "drm", "fb", "term", "text"].contains(v) || (v.hasPrefix("fb:") && v.count > 3)
-        || (v.hasPrefix("drm:") && v.count > 4) || (v.hasPrefix("png:") && v.count > 4)
-      guard ok else {
-        throw .usage(
-          "--display: \"\(v)\" is not one of \(displays)"
-            + Suggestion.clause(for: v, among: ["auto", "sdl", "console", "drm", "fb", "term", "text"]))
+      do throws(DisplaySpecError) {
+        o.display = try DisplayRegistry.standard.parse(v)
+      } catch {
+        throw .usage("--display: \(error)" + Suggestion.clause(for: v, among: DisplayRegistry.standard.words))
       }
-      o.display = v
     },
     OptionSpec(
       name: "--mode", value: "WxH[@HZ]",

@@ -1,4 +1,5 @@
 internal import DRMDisplay
+public import Displays
 public import EventSources
 public import Projections
 public import WallboardCore
@@ -15,7 +16,8 @@ public struct Options: Sendable {
   public var layout = "auto"
   public var theme = "orchestra"
   public var variant = "default"
-  public var display = "auto"
+  /// `--display`, parsed once (`DisplayRegistry`).
+  public var display: any DisplayConfiguration = AutoKind.Auto()
   public var fbGeometry: (width: Int, height: Int, bpp: Int)?
   /// `--mode`: the DRM display's mode instead of the preferred one.
   var mode: DRMModeRequest?
@@ -23,8 +25,8 @@ public struct Options: Sendable {
   /// Refuses options that do not go together, once the command line and the config file are
   /// both read: `--mode` with a display that is never DRM.
   func checkCombinations() throws(CLIError) {
-    if mode != nil && !["auto", "console", "drm"].contains(display) && !display.hasPrefix("drm:") {
-      throw .usage("--mode is for --display drm (or console or auto, when they take DRM), not \(display)")
+    if mode != nil && !display.mayUseDRM {
+      throw .usage("--mode is for --display drm (or console or auto, when they take DRM), not \(display.name)")
     }
   }
   public var rotate = 0

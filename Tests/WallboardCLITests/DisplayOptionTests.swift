@@ -1,3 +1,4 @@
+import Displays
 import Testing
 
 @testable import Runtime
@@ -7,9 +8,9 @@ import Testing
 /// anything starts.
 @Suite struct DisplayOptionTests {
   @Test func theKernelDisplaysAreNamedAndModesParsed() throws {
-    #expect(try ArgumentParser.parse(["run", "--display", "drm"]).display == "drm")
-    #expect(try ArgumentParser.parse(["run", "--display", "drm:/dev/dri/card1"]).display == "drm:/dev/dri/card1")
-    #expect(try ArgumentParser.parse(["run", "--display", "console"]).display == "console")
+    #expect(try ArgumentParser.parse(["run", "--display", "drm"]).display.name == "drm")
+    #expect(try ArgumentParser.parse(["run", "--display", "drm:/dev/dri/card1"]).display.name == "drm:/dev/dri/card1")
+    #expect(try ArgumentParser.parse(["run", "--display", "console"]).display.name == "console")
     let o = try ArgumentParser.parse(["run", "--display", "drm", "--mode", "1920x1080@60"])
     #expect(o.mode?.description == "1920x1080@60")
     for bad in ["drm:", "fb:", "kms"] {

@@ -1,4 +1,5 @@
 import Clock
+import Displays
 import Foundation
 import Raster
 import TestSupport
@@ -32,9 +33,9 @@ struct FrameCapTests {
   /// For `term`, `--size` counts cells, each two canvas pixels high at least.
   @Test func tooManyCellsForTheTerminalIsAUsageError() throws {
     var o = try ArgumentParser.parse(["--display", "term", "--size", "7680x4000"])
-    o.display = "term"
+    o.display = TerminalKind.Terminal()
     #expect(throws: CLIError.self) {
-      _ = try Displays.open(o, environment: [:], console: Captured().console, clock: .system)
+      _ = try o.openDisplay(environment: [:], console: Captured().console, clock: .system)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Clock
+import Displays
 import Foundation
 import TestSupport
 import Testing
@@ -54,7 +55,7 @@ struct OutputPathTests {
     #expect(mkfifo(fifo, 0o600) == 0)
     let o = try ArgumentParser.parse(["--display", "png:\(fifo)"])
     let error = #expect(throws: CLIError.self) {
-      _ = try Displays.open(o, environment: [:], console: Captured().console, clock: .system)
+      _ = try o.openDisplay(environment: [:], console: Captured().console, clock: .system)
     }
     #expect(error?.exitCode == 2)
     #expect(error?.description.contains("--display png:: \(fifo) is a FIFO") == true, "\(String(describing: error))")

@@ -1,4 +1,5 @@
 import Clock
+import Displays
 import Foundation
 import TerminalDisplay
 import TestSupport
@@ -44,10 +45,10 @@ struct RealStopSignalTests {
   /// The child's side: never returns.
   private func actAsChild() -> Never {
     var o = Options()
-    o.display = "term"
+    o.display = TerminalKind.Terminal()
     o.size = (10, 4)
     let quiet = Console(out: { _ in }, error: { _ in })
-    guard let display = try? Displays.open(o, environment: [:], console: quiet, clock: .system),
+    guard let display = try? o.openDisplay(environment: [:], console: quiet, clock: .system),
       display is TerminalScreen
     else {
       exit(90)

@@ -1,23 +1,34 @@
 /// What `--display auto` takes and why, from what it found: said on stderr in one line, so a
 /// board in the wrong place says why it is there.
-struct AutoDisplay: Equatable {
+public struct AutoDisplay: Equatable, Sendable {
   /// The display chosen: `sdl`, `console`, `term` or `text`.
-  var choice: String
+  public var choice: String
   /// Why, in words: "no display server, no DRM device or writable framebuffer; standard output
   /// is a terminal".
-  var reason: String
+  public var reason: String
 
   /// What was looked at: the environment variable naming a display server (nil: none), the DRM
   /// device that can be opened or a writable framebuffer (nil: neither), whether standard
   /// output is a terminal.
-  struct Findings: Equatable {
-    var displayServer: String?
-    var consoleDevice: String?
-    var stdoutIsTerminal: Bool
+  public struct Findings: Equatable, Sendable {
+    public var displayServer: String?
+    public var consoleDevice: String?
+    public var stdoutIsTerminal: Bool
+
+    public init(displayServer: String?, consoleDevice: String?, stdoutIsTerminal: Bool) {
+      self.displayServer = displayServer
+      self.consoleDevice = consoleDevice
+      self.stdoutIsTerminal = stdoutIsTerminal
+    }
+  }
+
+  public init(choice: String, reason: String) {
+    self.choice = choice
+    self.reason = reason
   }
 
   /// The choice for `found`; `serverFailed` is why a named display server could not be used.
-  static func choose(_ found: Findings, serverFailed: String? = nil) -> AutoDisplay {
+  public static func choose(_ found: Findings, serverFailed: String? = nil) -> AutoDisplay {
     if let server = found.displayServer, serverFailed == nil {
       return AutoDisplay(choice: "sdl", reason: "\(server) names a display server")
     }
@@ -32,5 +43,5 @@ struct AutoDisplay: Equatable {
   }
 
   /// The line said on stderr: "wallboard: display term (no display server, …)".
-  var line: String { "wallboard: display \(choice) (\(reason))" }
+  public var line: String { "wallboard: display \(choice) (\(reason))" }
 }
