@@ -26,3 +26,18 @@ public struct PixelShift: Hashable, Sendable {
     return (sx * mx, sy * my)
   }
 }
+
+/// `--pixel-shift`: when the frame moves. `auto`: when the board fills a screen (a kiosk), not in
+/// a window.
+public enum PixelShiftMode: String, CaseIterable, Hashable, Sendable {
+  case auto, on, off
+
+  /// Whether the frame moves on a display that does, or does not, fill its screen.
+  public func shifts(fillsScreen: Bool) -> Bool {
+    switch self {
+    case .on: true
+    case .off: false
+    case .auto: fillsScreen
+    }
+  }
+}

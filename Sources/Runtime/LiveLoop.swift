@@ -44,8 +44,16 @@ public struct LiveLoop {
   /// The config file read again (`ReloadWatch`): a scene and the settings it carries, or why not.
   public enum Reload {
     case reloaded(Scene, settings: LiveSettings, themeChanged: Bool, variantChanged: Bool)
-    /// The old scene stays; the message shows on the board until a reload succeeds.
-    case failed(message: String)
+    /// The old scene stays; the failure shows on the board until a reload succeeds.
+    case failed(ReloadFailure)
+  }
+
+  /// Why a reload was refused: the file and line and what was wrong there, as the edge says it.
+  public struct ReloadFailure: Error, Hashable, Sendable {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    /// The board's line for it.
+    public var line: String { "Reload failed: " + reason }
   }
 
   public private(set) var store: BoardStore
@@ -152,8 +160,8 @@ public struct LiveLoop {
   /// until then). Declared sprints that changed replace their source's sprints, and nothing else.
   private mutating func take(_ reload: Reload, at now: Moment) {
     switch reload {
-    case .failed(let message):
-      diagnostics.reloadMessage = message
+    case .failed(let failure):
+      diagnostics.reloadMessage = failure.line
       renderer.apply(.invalidate)
     case .reloaded(let scene, let fresh, let themeChanged, let variantChanged):
       renderer.apply(.reload(scene, themeChanged: themeChanged, variantChanged: variantChanged))

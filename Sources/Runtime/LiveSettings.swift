@@ -16,14 +16,14 @@ public struct LiveSettings: Equatable, Sendable {
   public var flowDays: Int
   public var night: [NightSchedule.Rule]
   /// Burn-in protection: `on`, `off`, or `auto` (on when the board fills the screen).
-  public var pixelShift: String
+  public var pixelShift: PixelShiftMode
   public var diagnostics: Bool
   public var sprints: [Sprint]
   public var activeSprint: String?
 
   public init(
     zone: Zone, unit: UnitChoice = .auto, flowDays: Int = Flow.defaultDays, night: [NightSchedule.Rule] = [],
-    pixelShift: String = "auto", diagnostics: Bool = false, sprints: [Sprint] = [], activeSprint: String? = nil
+    pixelShift: PixelShiftMode = .auto, diagnostics: Bool = false, sprints: [Sprint] = [], activeSprint: String? = nil
   ) {
     self.zone = zone
     self.unit = unit
@@ -36,5 +36,5 @@ public struct LiveSettings: Equatable, Sendable {
   }
 
   /// Whether burn-in protection moves the frame on a display that does or does not fill its screen.
-  public func shifts(fillsScreen: Bool) -> Bool { pixelShift == "on" || (pixelShift == "auto" && fillsScreen) }
+  public func shifts(fillsScreen: Bool) -> Bool { pixelShift.shifts(fillsScreen: fillsScreen) }
 }

@@ -29,3 +29,8 @@ public struct Variant: Hashable, Sendable {
     self.radiusLg = radiusLg
   }
 }
+
+/// The component variants `--variant` names, each a section of `variants.tokens`.
+public enum VariantName: String, CaseIterable, Hashable, Sendable {
+  case `default`, compact, modern
+}

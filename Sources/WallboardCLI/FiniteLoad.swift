@@ -116,7 +116,7 @@ public struct FiniteLoad: Sendable {
           present = max(present ?? reached, reached)
         }
       } catch {
-        throw .badInput(error.description)
+        throw .source(error)
       }
     }
     return present

@@ -81,7 +81,7 @@ enum JournalPlace {
       if let skipped = played.skippedSummary { warn("wallboard: journal \(path): \(skipped)") }
       return played
     } catch {
-      throw .runtime(error.description)
+      throw .journal(error)
     }
   }
 
@@ -172,7 +172,7 @@ enum JournalPlace {
   private static func setAside(
     _ error: JournalError, path: String, named: Bool, first: Bool, now: Instant, warn: (String) -> Void
   ) throws(CLIError) -> Bool {
-    if named { throw .runtime(error.description) }
+    if named { throw .journal(error) }
     // Damaged or another program's: `….unreadable-<time>`; a newer (or unknown) schema or codec:
     // `….v<N>.<time>` (`….schema<N>.<time>` for a schema), never deleted.
     let suffix: String

@@ -61,7 +61,7 @@ struct LiveRun {
     let shell = RunShell(
       inbox: inbox, clock: clock, stopped: { [stop] in stop.requested() != nil }, boardTime: boardTime,
       reload: { reload?.check() })
-    do throws(DisplayError) { try shell.run(&loop!) } catch { throw .runtime(error.message) }
+    do throws(DisplayError) { try shell.run(&loop!) } catch { throw .displayLost(error) }
   }
 
   /// The journal the options name (by default, the sources' own), restored into `store` and

@@ -7,7 +7,7 @@ extension LiveSettings {
   init(_ o: Options) {
     self.init(
       zone: o.timeZone ?? .current, unit: o.unit, flowDays: o.flowDays,
-      night: o.night.compactMap { try? NightSchedule.parse(rule: $0) }, pixelShift: o.pixelShift,
+      night: o.night, pixelShift: o.pixelShift,
       diagnostics: o.diagnostics, sprints: o.sprints, activeSprint: o.activeSprint)
   }
 }

@@ -13,7 +13,7 @@ extension Options {
     do throws(DisplayOpenError) {
       return try display.open(context)
     } catch {
-      throw error.kind == .usage ? .usage(error.message) : .runtime(error.message)
+      throw .display(error)
     }
   }
 }

@@ -4,6 +4,7 @@ internal import EventSources
 internal import Kiosk
 internal import Projections
 internal import Raster
+internal import Themes
 internal import WallboardCore
 internal import ZoneFiles
 
@@ -47,7 +48,7 @@ enum OptionTable {
     },
     OptionSpec(name: "--variant", value: "default|compact|modern", help: "component variant (spacing, radii)") {
       o, v throws(CLIError) in
-      o.variant = try oneOf("--variant", v, ["default", "compact", "modern"])
+      o.variant = try choice("--variant", v, VariantName.self)
     },
     OptionSpec(
       name: "--display", value: DisplayRegistry.standard.valueSpelling,
@@ -202,16 +203,15 @@ enum OptionTable {
       name: "--night", value: "RULE",
       help: "dim or blank at night (repeatable), e.g. \"mon-fri 19:00-07:30 dim=20\" or \"sat,sun 00:00-24:00 blank\""
     ) { o, v throws(CLIError) in
-      do throws(NightSchedule.ParseError) { _ = try NightSchedule.parse(rule: v) } catch {
+      do throws(NightSchedule.ParseError) { o.night.append(try NightSchedule.parse(rule: v)) } catch {
         throw .usage("--night: \(error)")
       }
-      o.night.append(v)
     },
     OptionSpec(
       name: "--pixel-shift", value: "auto|on|off",
       help: "burn-in protection: move the frame a few pixels every 3 minutes (auto: when full screen)"
     ) { o, v throws(CLIError) in
-      o.pixelShift = try oneOf("--pixel-shift", v, ["auto", "on", "off"])
+      o.pixelShift = try choice("--pixel-shift", v, PixelShiftMode.self)
     },
     OptionSpec(
       name: "--diagnostics", value: nil,
@@ -322,6 +322,12 @@ enum OptionTable {
           + Suggestion.clause(for: v, among: accepted))
     }
     return v
+  }
+
+  /// `v` as one of an option's named values, or a usage error that lists them (and the nearest).
+  static func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ v: String, _: T.Type) throws(CLIError) -> T
+  where T.RawValue == String {
+    try T(rawValue: oneOf(name, v, T.allCases.map(\.rawValue)))!
   }
 
   static func seconds(_ name: String, _ v: String) throws(CLIError) -> Double {

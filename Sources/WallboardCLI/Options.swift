@@ -1,7 +1,9 @@
 internal import DRMDisplay
 public import Displays
 public import EventSources
+public import Kiosk
 public import Projections
+public import Themes
 public import WallboardCore
 
 /// The commands of `cli.md`.
@@ -15,7 +17,7 @@ public struct Options: Sendable {
   public var sources: [SourceSpec] = []
   public var layout = "auto"
   public var theme = "orchestra"
-  public var variant = "default"
+  public var variant = VariantName.default
   /// `--display`, parsed once (`DisplayRegistry`).
   public var display: any DisplayConfiguration = AutoKind.Auto()
   public var fbGeometry: (width: Int, height: Int, bpp: Int)?
@@ -52,9 +54,9 @@ public struct Options: Sendable {
   public var workflow: Workflow = .seed
   public var estimateScale: EstimateScale = .standard
   /// Night rules (`mon-fri 19:00-07:30 dim=20`), in order.
-  public var night: [String] = []
+  public var night: [NightSchedule.Rule] = []
   /// Burn-in protection: `auto` = on when the board fills the screen (fullscreen SDL, fb).
-  public var pixelShift = "auto"
+  public var pixelShift = PixelShiftMode.auto
   /// Show the diagnostics panel from the start (the `d` key toggles it).
   public var diagnostics = false
   /// Declared sprints (`--sprint`), in the order given.

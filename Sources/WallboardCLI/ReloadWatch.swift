@@ -75,7 +75,7 @@ struct ReloadWatch {
         fresh, settings: LiveSettings(o), themeChanged: o.theme != latest.theme,
         variantChanged: o.variant != latest.variant)
     } catch {
-      return .failed(message: "Reload failed: " + error.message)
+      return .failed(LiveLoop.ReloadFailure(reason: error.message))
     }
   }
 }

@@ -23,11 +23,11 @@ extension Scene {
         "--theme: \"\(o.theme)\" is not one of \(ids.joined(separator: ", "))"
           + Suggestion.clause(for: o.theme, among: ids))
     }
-    guard let variantIndex = catalog.variants.firstIndex(where: { $0.name == o.variant }) else {
+    guard let variantIndex = catalog.variants.firstIndex(where: { $0.name == o.variant.rawValue }) else {
       let names = catalog.variants.map(\.name)
       throw .usage(
-        "--variant: \"\(o.variant)\" is not one of \(names.joined(separator: ", "))"
-          + Suggestion.clause(for: o.variant, among: names))
+        "--variant: \"\(o.variant.rawValue)\" is not one of \(names.joined(separator: ", "))"
+          + Suggestion.clause(for: o.variant.rawValue, among: names))
     }
     let name =
       o.layout == LayoutIndex.automaticName

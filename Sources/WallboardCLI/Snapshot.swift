@@ -30,7 +30,7 @@ enum Snapshot {
     do {
       try PNG.write(screen.frame(for: board, background: scene.theme.bg), to: out)
     } catch {
-      throw .runtime("cannot write \(out): \(error)")
+      throw .output(error, option: "--out")
     }
   }
 
@@ -38,8 +38,7 @@ enum Snapshot {
   /// (a device node, a FIFO, a directory): a usage error naming `option` and the path.
   static func checkOutput(_ path: String, option: String) throws(CLIError) {
     do { _ = try PNG.writeTarget(for: path) } catch {
-      throw error.kind == .notRegularFile
-        ? .usage("\(option): \(error.message)") : .runtime("\(option): \(error.message)")
+      throw .output(error, option: option)
     }
   }
 }

@@ -24,7 +24,7 @@ final class SourceSet {
     var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
       do throws(SourceError) { out.append(try SourceRegistry.make(spec, context: context)) } catch {
-        throw .runtime(error.description)
+        throw .source(error)
       }
     }
     return out
@@ -46,7 +46,7 @@ final class SourceSet {
   /// anyway: offline, saying why, until the path appears.
   static func checkPaths(_ specs: [SourceSpec], context: SourceContext) throws(CLIError) {
     for spec in specs {
-      if let missing = spec.configuration.missing(context) { throw .badInput(missing.description) }
+      if let missing = spec.configuration.missing(context) { throw .source(missing) }
     }
   }
 

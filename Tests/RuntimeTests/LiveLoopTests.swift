@@ -58,7 +58,7 @@ struct LiveLoopTests {
         try renderer ?? PixelRenderer(scene: LiveLoopTests.scene(layout), writesText: false, clock: clock.clock)
       loop = LiveLoop(
         store: BoardStore(state: BoardState()), renderer: drawing, display: display, rotation: 0,
-        settings: LiveSettings(zone: .utc, night: night, pixelShift: "off"), clock: clock.clock,
+        settings: LiveSettings(zone: .utc, night: night, pixelShift: .off), clock: clock.clock,
         start: clock.monotonic)
     }
 
@@ -142,14 +142,14 @@ struct LiveLoopTests {
     let before = rig.display.screen.pixels[0]
     rig.clock.advance(by: 0.5)
     let fresh = try Self.scene(Self.twoPages, theme: "deep-ocean")
-    let settings = LiveSettings(zone: .utc, pixelShift: "off", diagnostics: true)
+    let settings = LiveSettings(zone: .utc, pixelShift: .off, diagnostics: true)
     _ = try rig.turn(reload: .reloaded(fresh, settings: settings, themeChanged: true, variantChanged: false))
     #expect(rig.display.frames.count == 2)
     #expect(rig.loop.timer.durations == [5, 5], "the new layout's pages")
     #expect(rig.loop.diagnostics.enabled, "the config turned the panel on")
     #expect(rig.display.screen.pixels[0] != before, "drawn in the new theme")
     rig.clock.advance(by: 0.5)
-    _ = try rig.turn(reload: .failed(message: "Reload failed: test.layout:4: unknown widget"))
+    _ = try rig.turn(reload: .failed(LiveLoop.ReloadFailure(reason: "test.layout:4: unknown widget")))
     #expect(rig.loop.diagnostics.reloadMessage == "Reload failed: test.layout:4: unknown widget")
     #expect(rig.loop.diagnostics.lines.last == "Reload failed: test.layout:4: unknown widget")
     #expect(rig.display.frames.count == 3)
@@ -159,7 +159,7 @@ struct LiveLoopTests {
     var rig = try Rig()
     _ = try rig.turn()
     let sprint = Make.sprint("S1", start: "2026-05-25", end: "2026-06-05")
-    let settings = LiveSettings(zone: .utc, pixelShift: "off", sprints: [sprint])
+    let settings = LiveSettings(zone: .utc, pixelShift: .off, sprints: [sprint])
     _ = try rig.turn(
       reload: .reloaded(try Self.scene(Self.onePage), settings: settings, themeChanged: false, variantChanged: false))
     #expect(rig.loop.store.state.sprints.keys.sorted() == ["S1"])

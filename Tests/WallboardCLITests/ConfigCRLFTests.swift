@@ -1,4 +1,5 @@
 import Foundation
+import Kiosk
 import TestSupport
 import Testing
 import WallboardCLI
@@ -14,7 +15,8 @@ struct ConfigCRLFTests {
     let mixed = try ArgumentParser.applyConfig(
       "# kiosk\r\ntheme = nord\nunit count\r\n\r\nnight mon-fri 19:00-07:30 dim=20\r\ntz UTC", file: "k.conf", under: []
     )
-    #expect(mixed.theme == "nord" && mixed.unit == .count && mixed.night == ["mon-fri 19:00-07:30 dim=20"])
+    let rule = try NightSchedule.parse(rule: "mon-fri 19:00-07:30 dim=20")
+    #expect(mixed.theme == "nord" && mixed.unit == .count && mixed.night == [rule])
     #expect(mixed.timeZone?.identifier == "UTC")
   }
 

@@ -118,9 +118,14 @@ import WallboardCore
     try Database(path: path, mode: .readWrite(create: false)).execute("UPDATE meta SET value = 7 WHERE key = 'codec'")
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     var store = BoardStore(settings: BoardSettings())
-    #expect(throws: CLIError.self) {
+    let error = #expect(throws: CLIError.self) {
       try JournalPlace.open(path, options: Options(), into: &store, named: true, clock: .system) { _ in }
     }
+    guard case .journal(.otherEncoding(_, let found, _)) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(found == 7)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "left as it was")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".v7.") }.isEmpty)
   }

@@ -57,8 +57,12 @@ struct OutputPathTests {
     let error = #expect(throws: CLIError.self) {
       _ = try o.openDisplay(environment: [:], console: Captured().console, clock: .system)
     }
-    #expect(error?.exitCode == 2)
-    #expect(error?.description.contains("--display png:: \(fifo) is a FIFO") == true, "\(String(describing: error))")
+    guard case .display(let e) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(e.kind == .usage && error?.exitCode == 2)
+    #expect(e.message.hasPrefix("--display png:: \(fifo) is a FIFO"), "\(e.message)")
     #expect(isFIFO(fifo))
   }
 }

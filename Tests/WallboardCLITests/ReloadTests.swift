@@ -164,7 +164,7 @@ struct ReloadTests {
     let live = LiveSettings(c.watch.latest)
     #expect(live.zone.identifier == "Europe/Berlin")
     #expect(live.unit == .count)
-    #expect(live.pixelShift == "on")
+    #expect(live.pixelShift == .on)
     #expect(live.diagnostics)
   }
 

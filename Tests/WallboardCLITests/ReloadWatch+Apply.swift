@@ -10,7 +10,7 @@ extension ReloadWatch {
   mutating func check(_ scene: inout Scene, force: Bool = false) -> String? {
     switch check(force: force) {
     case nil: return nil
-    case .failed(let message): return message
+    case .failed(let failure): return failure.line
     case .reloaded(let fresh, _, let themeChanged, let variantChanged):
       var renderer = PixelRenderer(scene: scene, writesText: false, clock: .system)
       renderer.apply(.reload(fresh, themeChanged: themeChanged, variantChanged: variantChanged))
