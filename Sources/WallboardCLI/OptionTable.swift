@@ -19,7 +19,6 @@ struct OptionSpec: Sendable {
 }
 
 enum OptionTable {
-  static var displays: String { DisplayRegistry.standard.usages }
   /// The frame cap, for messages: `Canvas.maxFrameSide` and `Canvas.maxFramePixels`.
   static let frameCap = "at most \(Canvas.maxFramePixels) pixels in all (7680x4320)"
 

@@ -106,23 +106,4 @@ struct CLIErrorTests {
     #expect(e.source == "orchestra:" + missing)
     #expect(error?.exitCode == 3)
   }
-
-  @Test func aPNGDisplayOntoAFolderIsTheDisplaysOwnUsageError() throws {
-    let dir = try TempDir()
-    let o = try ArgumentParser.parse(["--display", "png:\(dir.url.path)"])
-    let error = #expect(throws: CLIError.self) {
-      _ = try o.openDisplay(environment: [:], console: Captured().console, clock: .system)
-    }
-    guard case .display(let e) = error else {
-      Issue.record("\(String(describing: error))")
-      return
-    }
-    #expect(e.kind == .usage)
-    #expect(error?.exitCode == 2)
-  }
-
-  @Test func aRefusedReloadIsAValueTheLoopRenders() {
-    let failure = LiveLoop.ReloadFailure(reason: "k.conf:3: --unit: \"hours\" is not one of auto, points, count")
-    #expect(failure.line == "Reload failed: k.conf:3: --unit: \"hours\" is not one of auto, points, count")
-  }
 }
