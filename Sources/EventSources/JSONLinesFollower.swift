@@ -23,7 +23,8 @@ public import WallboardCore
 /// its journal hands it back as `start`: the follower then resumes there when the file at the
 /// path is still the one it read (same device and inode, at least as long, the same bytes
 /// around where it stopped), else reads it from the top and says why.
-public final class JSONLinesFollower: @unchecked Sendable {
+public final class JSONLinesFollower: MachineShell, @unchecked Sendable {
+  public typealias Machine = PollMachine
   public let path: String
   public let origin: String
   /// How often the path is looked at where inotify is not available (and a FIFO or device read).
@@ -38,16 +39,40 @@ public final class JSONLinesFollower: @unchecked Sendable {
   /// Lines read between two positions said at most, and seconds while lines come.
   public var markEvery = 1000
   public var markInterval = 1.0
-  private let lock = NSLock()
-  private var stopped = false
-  private var watcher: FileWatcher?
   private let clock: Clock
+  /// Guards what another thread touches: the driver, `deliver`, the watcher, `stopping`.
+  private let lock = NSLock()
+  private var driver: MachineDriver<PollMachine>?
+  private var deliver: (@Sendable (BoardInput) -> Void)?
+  private var watcher: FileWatcher?
+  /// Set by a stop: a long read of a large file ends at the next chunk.
+  private var stopping = false
+
+  // What the follower holds between looks; on the driver's thread only.
+  private var fd: Int32 = -1
+  private var seen = Seen()
+  private var decoder: LineDecoder
+  private var buffer = [UInt8](repeating: 0, count: 65_536)
+  private var lastAlive = -Double.infinity
+  /// Why the source is offline, while it is (said once, not every poll).
+  private var down: String?
+  /// Where the first open begins; the others begin at the top.
+  private var first: Start
+  /// How this file's reading began (resumed, or from the top and why), said while it is live.
+  private var note: String?
+  /// Lines delivered since the last position said, and when that was.
+  private var linesSinceMark = 0
+  private var lastMark = -Double.infinity
+  /// Standard input closed (and said so).
+  private var ended = false
 
   public init(path: String, origin: String, start: Start = .top, clock: Clock) {
     self.clock = clock
     self.path = path
     self.origin = origin
     self.start = start
+    self.first = start
+    self.decoder = LineDecoder(origin: origin, label: path == "-" ? "stdin" : path)
   }
 
   /// Where the follower begins reading its file.
@@ -63,37 +88,88 @@ public final class JSONLinesFollower: @unchecked Sendable {
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let t = Thread { [self] in path == "-" ? readStandardInput(deliver) : follow(deliver) }
-    t.name = "wallboard \(origin)"
-    t.start()
+    first = start
+    let driver = MachineDriver(PollMachine(backoff: Backoff(seed: 0)), clock: clock, name: "wallboard \(origin)")
+    let watcher =
+      path == "-" ? nil : FileWatcher(mode: watchMode, pollInterval: pollInterval, debounce: 0.02, clock: clock)
+    watcher?.watch(path)
+    lock.withLock {
+      self.deliver = deliver
+      self.driver = driver
+      self.watcher = watcher
+    }
+    if path == "-" { say(.connection(origin: origin, status: .live, at: clock.now(), detail: nil)) }
+    driver.start(self)
   }
 
-  public func stop() {
-    let w = lock.withLock {
-      stopped = true
-      return watcher
-    }
-    w?.wake()
-  }
-  var isStopped: Bool { lock.withLock { stopped } }
+  public func stop() { lock.withLock { driver }?.stop() }
+
+  private var isStopping: Bool { lock.withLock { stopping } }
+
+  private func say(_ input: BoardInput) { lock.withLock { deliver }?(input) }
 
   /// Seconds on the monotonic clock: what the alive and position intervals are timed by.
   func seconds() -> Double { clock.monotonic().seconds }
 
-  private func readStandardInput(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    var decoder = LineDecoder(origin: origin, label: "stdin")
-    deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: nil))
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while !isStopped {
+  // MARK: The shell
+
+  /// One look: everything there is read; at the end, whether the file was removed, replaced,
+  /// rotated, truncated or rewritten. Answers when to look again (a watcher's change comes
+  /// sooner).
+  public func perform(_ action: PollMachine.Action) -> [PollMachine.Input] {
+    [.looked(path == "-" ? readStandardInput() : follow())]
+  }
+
+  /// Waits for the file to change (standard input: to be readable), at most until `deadline`.
+  public func await(until deadline: Monotonic) -> [PollMachine.Input]? {
+    let timeout = max(0, deadline.seconds(since: clock.monotonic()))
+    guard let watcher = lock.withLock({ watcher }) else {
       var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-      if poll(&p, 1, 250) == 0 { continue }
+      let ms = Int32(min(250, (timeout * 1000).rounded(.up)))
+      return poll(&p, 1, ms) > 0 ? [.changed] : []
+    }
+    return watcher.wait(timeout: timeout).isEmpty ? [] : [.changed]
+  }
+
+  public func interrupt(stopping: Bool) {
+    let w = lock.withLock {
+      if stopping { self.stopping = true }
+      return watcher
+    }
+    w?.wake()
+  }
+
+  public func finish() {
+    if path == "-" {
+      if !ended { endStandardInput() }
+      return
+    }
+    // Stopped: where the lines read end is said, so that the next start need pass over none.
+    if fd >= 0, linesSinceMark > 0 { mark() }
+    if fd >= 0 { close(fd) }
+    fd = -1
+    lock.withLock { watcher = nil }
+  }
+
+  /// Reads what standard input has now; at its end, says so and ends.
+  private func readStandardInput() -> PollMachine.Look {
+    while !isStopping {
+      var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+      if poll(&p, 1, 0) == 0 { return .read(next: pollInterval) }
       let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { break }
-      for i in decoder.push(buffer[0..<n], receivedAt: clock.now()) { deliver(i) }
+      for i in decoder.push(buffer[0..<n], receivedAt: clock.now()) { say(i) }
     }
-    for i in decoder.finish(receivedAt: clock.now()) { deliver(i) }
-    deliver(.connection(origin: origin, status: .ended, at: clock.now(), detail: "standard input closed"))
+    guard !isStopping else { return .read(next: 0) }
+    endStandardInput()
+    return .ended
+  }
+
+  private func endStandardInput() {
+    ended = true
+    for i in decoder.finish(receivedAt: clock.now()) { say(i) }
+    say(.connection(origin: origin, status: .ended, at: clock.now(), detail: "standard input closed"))
   }
 
   /// What the follower knows of the file it has open, to tell an append from a rewrite.
@@ -184,87 +260,70 @@ public final class JSONLinesFollower: @unchecked Sendable {
       && bytes(at: seen.offset - Int64(seen.tail.count), count: seen.tail.count) == seen.tail
   }
 
-  private func follow(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let watcher = FileWatcher(mode: watchMode, pollInterval: pollInterval, debounce: 0.02, clock: clock)
-    watcher.watch(path)
-    lock.withLock { self.watcher = watcher }
-    defer { lock.withLock { self.watcher = nil } }
-    var fd: Int32 = -1
-    var seen = Seen()
-    var decoder = LineDecoder(origin: origin, label: path)
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    var lastAlive = -Double.infinity
-    /// Why the source is offline, while it is (said once, not every poll).
-    var down: String?
-    /// Where the first open begins; the others begin at the top.
-    var first = start
-    /// How this file's reading began (resumed, or from the top and why), said while it is live.
-    var note: String?
-    /// Lines delivered since the last position said, and when that was.
-    var linesSinceMark = 0
-    var lastMark = -Double.infinity
-    defer { if fd >= 0 { close(fd) } }
+  private func goDown(_ why: String) {
+    if fd >= 0 {
+      for i in decoder.finish(receivedAt: clock.now()) { say(i) }
+      close(fd)
+      fd = -1
+    }
+    if down != why {
+      say(.connection(origin: origin, status: .offline, at: clock.now(), detail: "\(path): \(why)"))
+      down = why
+    }
+  }
 
-    func goDown(_ why: String) {
-      if fd >= 0 {
-        for i in decoder.finish(receivedAt: clock.now()) { deliver(i) }
-        close(fd)
-        fd = -1
-      }
-      if down != why {
-        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "\(path): \(why)"))
-        down = why
-      }
-    }
-    /// Sleeps until the watcher sees a change, `checkInterval` passes (with inotify) or the
-    /// next alive message is due; `short`: at most `pollInterval` (a FIFO or device, which
-    /// inotify may not report).
-    func pause(short: Bool = false) {
-      let alive =
-        fd >= 0 && down == nil ? max(0.01, aliveInterval - (seconds() - lastAlive)) : .infinity
-      let check = short || !watcher.usesInotify ? pollInterval : checkInterval
-      // Lines read since the last position: it is said once `markInterval` has passed.
-      let due = linesSinceMark > 0 ? max(0.01, markInterval - (seconds() - lastMark)) : .infinity
-      _ = watcher.wait(timeout: min(check, alive, due))
-    }
-    /// Says where the file is read to: the end of the last complete line, once the lines a
-    /// resumed board already holds are passed over.
-    func mark() {
-      guard decoder.passingOver == 0, let partial = decoder.bytesPastLastLine,
-        let p = Self.position(
-          fd: fd, device: seen.device, inode: seen.inode, offset: seen.offset - Int64(partial),
-          line: decoder.linesCompleted)
-      else { return }
-      deliver(.fileRead(origin: origin, at: clock.now(), through: p))
-      linesSinceMark = 0
-      lastMark = seconds()
-    }
-    /// Reads the file again from its first byte, as a new stream (its numbering starts afresh).
-    func again(_ why: String) {
-      lseek(fd, 0, SEEK_SET)
-      seen = Seen(device: seen.device, inode: seen.inode)
-      decoder = LineDecoder(origin: origin, label: path)
-      note = nil
-      deliver(.connection(origin: origin, status: .connecting, at: clock.now(), detail: "\(path): \(why)"))
-      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: nil))
-      mark()
-    }
+  /// How long until the next look: until the watcher sees a change, `checkInterval` passes
+  /// (with inotify) or the next alive message is due; `short`: at most `pollInterval` (a FIFO or
+  /// device, which inotify may not report).
+  private func pause(short: Bool = false) -> PollMachine.Look {
+    let alive = fd >= 0 && down == nil ? max(0.01, aliveInterval - (seconds() - lastAlive)) : .infinity
+    let usesInotify = lock.withLock { watcher?.usesInotify ?? false }
+    let check = short || !usesInotify ? pollInterval : checkInterval
+    // Lines read since the last position: it is said once `markInterval` has passed.
+    let due = linesSinceMark > 0 ? max(0.01, markInterval - (seconds() - lastMark)) : .infinity
+    return .read(next: min(check, alive, due))
+  }
 
-    while !isStopped {
+  /// Says where the file is read to: the end of the last complete line, once the lines a
+  /// resumed board already holds are passed over.
+  private func mark() {
+    guard decoder.passingOver == 0, let partial = decoder.bytesPastLastLine,
+      let p = Self.position(
+        fd: fd, device: seen.device, inode: seen.inode, offset: seen.offset - Int64(partial),
+        line: decoder.linesCompleted)
+    else { return }
+    say(.fileRead(origin: origin, at: clock.now(), through: p))
+    linesSinceMark = 0
+    lastMark = seconds()
+  }
+
+  /// Reads the file again from its first byte, as a new stream (its numbering starts afresh).
+  private func again(_ why: String) {
+    lseek(fd, 0, SEEK_SET)
+    seen = Seen(device: seen.device, inode: seen.inode)
+    decoder = LineDecoder(origin: origin, label: path)
+    note = nil
+    say(.connection(origin: origin, status: .connecting, at: clock.now(), detail: "\(path): \(why)"))
+    say(.connection(origin: origin, status: .live, at: clock.now(), detail: nil))
+    mark()
+  }
+
+  /// Reads until there is nothing more now; answers when to look again.
+  private func follow() -> PollMachine.Look {
+    let deliver: @Sendable (BoardInput) -> Void = { [weak self] in self?.say($0) }
+    while !isStopping {
       if fd < 0 {
         guard case .file = pathState() else {
           switch pathState() {
           case .missing(let why), .unreadable(let why): goDown(why)
           case .file: break
           }
-          pause()
-          continue
+          return pause()
         }
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
           goDown(String(cString: strerror(errno)))
-          pause()
-          continue
+          return pause()
         }
         var st = stat()
         fstat(fd, &st)
@@ -317,7 +376,7 @@ public final class JSONLinesFollower: @unchecked Sendable {
         continue
       }
       if n < 0 && (errno == EINTR || errno == EAGAIN) {
-        if errno == EAGAIN { pause(short: true) }
+        if errno == EAGAIN { return pause(short: true) }
         continue
       }
       if n < 0 {
@@ -365,9 +424,8 @@ public final class JSONLinesFollower: @unchecked Sendable {
           .connection(origin: origin, status: .live, at: clock.now(), detail: note.map { "\(path): \($0)" }))
         lastAlive = seconds()
       }
-      pause()
+      return pause()
     }
-    // Stopped: where the lines read end is said, so that the next start need pass over none.
-    if fd >= 0, linesSinceMark > 0 { mark() }
+    return .read(next: 0)
   }
 }

@@ -10,7 +10,8 @@ public import WallboardCore
 /// journal's start at `speed` times its pace, quiet stretches cut to a few seconds as the
 /// simulation does; its clock is the journal's, and what it delivers is received now (so the
 /// sources it replays look live while it plays, and stale once it ends).
-public final class ReplaySource: EventSource, @unchecked Sendable {
+public final class ReplaySource: EventSource, MachineShell, @unchecked Sendable {
+  public typealias Machine = PollMachine
   public let path: String
   public let origin: String
   public let speed: Double
@@ -21,11 +22,17 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
   /// The longest real wait between two inputs while followed.
   let maxGap = 4.0
 
+  /// Guards the anchors (the board reads the replay's clock from its own thread), the driver
+  /// and `deliver`.
   private let lock = NSLock()
   private var anchorJournal: Instant?
   private var anchorReal: Monotonic
   private let clock: Clock
-  private var stopped = false
+  private var driver: MachineDriver<PollMachine>?
+  private var deliver: (@Sendable (BoardInput) -> Void)?
+  /// The journal played, and how far; on the driver's thread only.
+  private var file: JournalFile?
+  private var played: JournalFile.Playback?
 
   public init(path: String, origin: String, speed: Double = 1, settings: BoardSettings? = nil, clock: Clock) {
     self.clock = clock
@@ -57,9 +64,7 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
     lock.withLock { anchorJournal.map { $0.adding(seconds: clock.monotonic().seconds(since: anchorReal) * speed) } }
   }
 
-  public func stop() { lock.withLock { stopped = true } }
-
-  private var isStopped: Bool { lock.withLock { stopped } }
+  public func stop() { lock.withLock { driver }?.stop() }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
     // The clock starts at the journal's first moment, before anything is delivered: the board
@@ -78,42 +83,70 @@ public final class ReplaySource: EventSource, @unchecked Sendable {
       deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: error.description))
       return
     }
-    nonisolated(unsafe) let owned = file
-    let thread = Thread { [self] in
-      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: "replaying \(path)"))
-      do throws(JournalError) {
-        let played = try owned.play(through: nil, settings: settings, from: .beginning, stop: { isStopped }) {
-          input, at in
-          wait(until: at)
-          if !isStopped { deliver(Self.received(input, now: clock.now())) }
-        }
-        guard !isStopped else { return }
-        deliver(
-          .connection(
-            origin: origin, status: .ended, at: clock.now(),
-            detail: "replayed to its end (\(played.inputs) inputs"
-              + (played.skippedSummary.map { "; \($0)" } ?? "") + ")"))
-      } catch {
-        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: error.description))
-      }
+    self.file = file
+    let driver = MachineDriver(PollMachine(backoff: Backoff(seed: 0)), clock: clock, name: "wallboard \(origin)")
+    lock.withLock {
+      self.deliver = deliver
+      self.driver = driver
     }
-    thread.start()
+    deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: "replaying \(path)"))
+    driver.start(self)
   }
 
-  /// Sleeps until the replay's clock reaches `at`; a wait longer than `maxGap` is cut to it.
-  private func wait(until at: Instant) {
-    while !isStopped, let now = journalNow(), now < at {
-      var wait = Double(at.millis - now.millis) / 1000 / speed
+  private func say(_ input: BoardInput) { lock.withLock { deliver }?(input) }
+
+  // MARK: The shell
+
+  /// One look: what the journal holds up to the replay's clock now, as received now; at its
+  /// end, says so and ends. Answers when the next input is due (a quiet stretch longer than
+  /// `maxGap` is cut to it).
+  public func perform(_ action: PollMachine.Action) -> [PollMachine.Input] {
+    guard let file else { return [.looked(.ended)] }
+    // No moment in the journal to pace by: all of it at once.
+    let now = journalNow()
+    do throws(JournalError) {
+      let from: JournalFile.Start = played.map { .resuming($0) } ?? .beginning
+      var p = try file.play(through: now, settings: settings, from: from) { input, _ in
+        say(Self.received(input, now: clock.now()))
+      }
+      guard !p.reachedEnd else {
+        // Barriers after the last input are crossed too.
+        p = try file.play(through: nil, settings: settings, from: .resuming(p)) { input, _ in
+          say(Self.received(input, now: clock.now()))
+        }
+        return [.looked(end(inputs: p.inputs, skipped: p.skippedSummary))]
+      }
+      played = p
+      guard let now, let next = try file.inputTime(after: p.lastRow) else { return [.looked(.read(next: 0.25))] }
+      var wait = Double(next.millis - now.millis) / 1000 / speed
       if wait > maxGap {
         lock.withLock {
-          anchorJournal = Instant(millis: at.millis - Int64(maxGap * speed * 1000))
+          anchorJournal = Instant(millis: next.millis - Int64(maxGap * speed * 1000))
           anchorReal = clock.monotonic()
         }
         wait = maxGap
       }
-      clock.sleep(seconds: min(wait, 0.25))
+      return [.looked(.read(next: wait))]
+    } catch {
+      say(.connection(origin: origin, status: .offline, at: clock.now(), detail: error.description))
+      return [.looked(.ended)]
     }
   }
+
+  private func end(inputs: Int, skipped: String?) -> PollMachine.Look {
+    say(
+      .connection(
+        origin: origin, status: .ended, at: clock.now(),
+        detail: "replayed to its end (\(inputs) inputs" + (skipped.map { "; \($0)" } ?? "") + ")"))
+    return .ended
+  }
+
+  /// Nothing to wait on but the replay's clock: the driver waits.
+  public func await(until deadline: Monotonic) -> [PollMachine.Input]? { nil }
+
+  public func interrupt(stopping: Bool) {}
+
+  public func finish() { file = nil }
 
   /// `input` as received now: its receive time (not the time it tells of) moved to `now`.
   static func received(_ input: BoardInput, now: Instant) -> BoardInput {

@@ -21,6 +21,8 @@ extension JournalFile {
     public var skipped = 0
     /// The first `JournalLimits.namedSkips` of them, each named: table, row and why.
     public var skips: [Skip] = []
+    /// The barrier snapshots delivered or crossed: a resumed playback crosses none again.
+    var crossed: Set<Int64> = []
     public init() {}
 
     /// Counts a row skipped, naming it while there is room.
@@ -46,6 +48,9 @@ extension JournalFile {
     /// From the journal's beginning (its base, when it was compacted): every input, in order
     /// (a replay at its own pace).
     case beginning
+    /// On from where an earlier playback of this journal ended (a replay at its own pace, a
+    /// stretch at a time): its counts go on, and nothing it delivered or crossed comes again.
+    case resuming(Playback)
   }
 
   /// Plays the journal back as inputs, as the board took them: a `.restored` board first (with
@@ -70,8 +75,13 @@ extension JournalFile {
     stop: () -> Bool = { false }, deliver: (BoardInput, Instant) -> Void
   ) throws(JournalError) -> Playback {
     var out = Playback()
-    for s in metaSkips { out.skip(s) }
-    for s in try unlistedSnapshots() { out.skip(s) }
+    if case .resuming(let earlier) = start {
+      out = earlier
+      out.reachedEnd = true
+    } else {
+      for s in metaSkips { out.skip(s) }
+      for s in try unlistedSnapshots() { out.skip(s) }
+    }
     let all = try snapshots()
     let usable = all.filter { s in moment.map { s.at <= $0 } ?? true }
     if try compactedThrough() > 0, let base = all.first, let moment, moment < base.at {
@@ -109,6 +119,7 @@ extension JournalFile {
         }
         break
       }
+    case .resuming: break
     case .beginning:
       if let base = all.first, base.gap {
         switch try readBoard(of: base) {
@@ -125,11 +136,18 @@ extension JournalFile {
       out.snapshot = first
       out.at = first.at
       out.lastRow = first.through
+      out.crossed.insert(first.id)
     }
     // Later barriers restore their board when reached.
-    let later = all.drop { s in first.map { s != $0 } ?? false }.dropFirst(first == nil ? 0 : 1)
+    let later: [SnapshotInfo]
+    if case .resuming = start {
+      later = all.filter { s in s.through >= out.lastRow && !out.crossed.contains(s.id) }
+    } else {
+      later = Array(all.drop { s in first.map { s != $0 } ?? false }.dropFirst(first == nil ? 0 : 1))
+    }
     var gaps = later.filter { s in s.gap && (moment.map { s.at <= $0 } ?? true) }[...]
     func cross(_ g: SnapshotInfo) throws(JournalError) {
+      out.crossed.insert(g.id)
       if unreadable.contains(g.id) { return }
       let b: BoardState
       switch try readBoard(of: g) {

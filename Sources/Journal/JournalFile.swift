@@ -264,6 +264,14 @@ public final class JournalFile {
     }
   }
 
+  /// The board's time of the first input after row `row`; nil when there is none.
+  public func inputTime(after row: Int64) throws(JournalError) -> Instant? {
+    try guarded { () throws(SQLiteError) in
+      try db.rows("SELECT at FROM inputs WHERE id > ? ORDER BY id LIMIT 1", [.integer(row)]).first?[0].integer
+        .map { Instant(millis: $0) }
+    }
+  }
+
   /// How many inputs it holds, and the first and last ids.
   public func inputRange() throws(JournalError) -> (count: Int64, first: Int64, last: Int64) {
     try guarded { () throws(SQLiteError) in

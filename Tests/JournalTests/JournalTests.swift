@@ -261,6 +261,46 @@ struct JournalEdgeTests {
     }
   }
 
+  /// A replay at its own pace plays a stretch at a time (up to the replay's clock, then on from
+  /// there): the stretches together are the one playback, the gap crossed once.
+  @Test func aPlaybackResumedStretchByStretchIsTheWholeOne() throws {
+    let dir = try TempDir()
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 8)
+    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40, clock: .system)
+    var store = BoardStore(settings: BoardSettings(), recorder: writer)
+    store.apply(inputs.prefix(100))  // not started: the queue overflows, a gap snapshot follows
+    writer.start()
+    writer.flush()
+    store.apply(inputs.dropFirst(100))
+    writer.close()
+    let file = try JournalFile(path: path, mode: .read)
+    let whole = try file.play(through: nil, settings: BoardSettings(), from: .beginning) { _, _ in }
+    var replay = BoardStore(settings: BoardSettings())
+    var restored = 0
+    var played = try file.play(through: Make.t("2026-01-01T00:00:00Z"), settings: BoardSettings(), from: .beginning) {
+      i, at in
+      if case .restored = i { restored += 1 }
+      replay.apply(i, at: at, asOfRule: .none)
+    }
+    var stretches = 1
+    while !played.reachedEnd, let next = try file.inputTime(after: played.lastRow) {
+      // A stretch of ten minutes of the journal's time at a time.
+      played = try file.play(through: next.adding(seconds: 600), settings: BoardSettings(), from: .resuming(played)) {
+        i, at in
+        if case .restored = i { restored += 1 }
+        replay.apply(i, at: at, asOfRule: .none)
+      }
+      stretches += 1
+    }
+    #expect(stretches > 4)
+    #expect(played.inputs == whole.inputs)
+    #expect(played.skipped == whole.skipped)
+    #expect(try file.inputTime(after: played.lastRow) == nil)
+    #expect(restored == (try file.snapshots().filter(\.gap).count), "each gap's board once")
+    #expect(replay.state == store.state)
+  }
+
   @Test func aCompactionThatTakesEveryInputLeavesRoomForTheNextOnes() throws {
     let dir = try TempDir()
     let path = dir.url.appendingPathComponent("j.db").path

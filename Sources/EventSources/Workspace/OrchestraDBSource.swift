@@ -19,7 +19,8 @@ public import WallboardCore
 /// at the next poll. A WAL database whose writer has stopped is read as the file it is
 /// (`Database.ReadAccess.snapshot`: nothing made beside it, readable on read-only media) and
 /// read again in full when its file changes or its writer comes back.
-public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
+public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked Sendable {
+  public typealias Machine = PollMachine
   public let origin: String
   /// Where the database is: a fixed file, or found again (through the locator) on every try.
   public let locate: @Sendable () -> (path: String?, detail: String)
@@ -34,15 +35,21 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   public var backoff = Backoff(initial: 1, max: 30, seed: UInt64(UInt32.random(in: 0...UInt32.max)))
   private let projects: Set<String>?
   private let clock: Clock
-  /// Guards `stopped` and `lookRequested`; signalled when either is set.
-  private let lock = NSCondition()
-  private var stopped = false
+  /// Guards what another thread reads: the driver, the count of full reads, `deliver`.
+  private let lock = NSLock()
+  private var driver: MachineDriver<PollMachine>?
+  private var deliver: (@Sendable (BoardInput) -> Void)?
   /// When the source tries again after a failed read (nil while reads succeed).
   private var retryAt: Instant?
   public var nextAttemptAt: Instant? { lock.withLock { retryAt } }
 
   /// Where the workspace's own workflows are (its workflow file, the global database).
   private let workflows: WorkspaceWorkflows
+
+  /// What the follower holds between looks; on the driver's thread only.
+  private var following: Following?
+  /// Why the source is down, while it is (said once, not at every look).
+  private var lastDown: String?
 
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
@@ -60,27 +67,18 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let t = Thread { [self] in run(deliver) }
-    t.name = "wallboard \(origin)"
-    t.start()
+    let driver = MachineDriver(PollMachine(backoff: backoff), clock: clock, name: "wallboard \(origin)")
+    lock.withLock {
+      self.deliver = deliver
+      self.driver = driver
+    }
+    driver.start(self)
   }
 
-  public func stop() {
-    lock.withLock {
-      stopped = true
-      lock.broadcast()
-    }
-  }
-  private var isStopped: Bool { lock.withLock { stopped } }
+  public func stop() { lock.withLock { driver }?.stop() }
 
-  /// A server pushed a change: poll now instead of at the end of the interval.
-  public func lookNow() {
-    lock.withLock {
-      lookRequested = true
-      lock.broadcast()
-    }
-  }
-  private var lookRequested = false
+  /// A server pushed a change: read now instead of at the end of the interval.
+  public func lookNow() { lock.withLock { driver }?.post(.changed) }
 
   /// How many times the whole store was read (a bootstrap or a resync), finished or not: what
   /// a test counts to see that one bad row does not make the source read everything again.
@@ -116,64 +114,65 @@ public final class OrchestraDBSource: LiveEventSource, @unchecked Sendable {
     var aliveAt: Double
   }
 
-  private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    var following: Following?
-    var lastDown: String?
-    var failures = 0
-    func down(_ status: ConnectionStatus, _ why: String) {
+  // MARK: The shell
+
+  private func say(_ input: BoardInput) { lock.withLock { deliver }?(input) }
+
+  /// One look: the database found, opened and read in full the first time (or when it was
+  /// replaced), its changes read after that.
+  public func perform(_ action: PollMachine.Action) -> [PollMachine.Input] {
+    let deliver: @Sendable (BoardInput) -> Void = { [weak self] in self?.say($0) }
+    let began = clock.monotonic().seconds
+    func down(_ status: ConnectionStatus, _ why: String) -> PollMachine.Look {
       following = nil
-      failures += 1
       if lastDown != why {
         deliver(.connection(origin: origin, status: status, at: clock.now(), detail: why))
         lastDown = why
       }
+      return .failed(next: pollInterval, spent: clock.monotonic().seconds - began)
     }
-    while !isStopped {
-      let began = clock.monotonic().seconds
-      let (path, detail) = locate()
-      if let path {
-        do throws(SQLiteError) {
-          // Replaced, or read as a snapshot (its writer had stopped) that changed since: start again.
-          if let f = following, Self.inode(path) != f.inode || f.db.fileChanged() { following = nil }
-          if following == nil {
-            following = try bootstrap(path, detail: detail, deliver)
-            lastDown = nil
-          } else {
-            try poll(&following!, deliver)
-          }
-          failures = 0
-        } catch {
-          if error.isBusy {
-            // Locked by the writer for longer than the busy timeout: the next poll tries again.
-          } else if error.isCannotOpen {
-            down(.offline, "\(path): cannot open (\(error.message))")
-          } else {
-            down(.reconnecting, error.description)
-          }
-        }
-      } else {
-        down(.offline, detail)
-        failures = 0  // a file not there yet costs nothing to look for
+    let (path, detail) = locate()
+    guard let path else {
+      following = nil
+      if lastDown != detail {
+        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: detail))
+        lastDown = detail
       }
-      // After a failure, at least four times what the failed read took: a query that runs to
-      // its deadline every time costs at most a fifth of a core.
-      let spent = clock.monotonic().seconds - began
-      let wait = failures == 0 ? pollInterval : max(pollInterval, backoff.delay(attempt: failures), 4 * spent)
-      lock.withLock { retryAt = failures == 0 ? nil : clock.now().adding(seconds: wait) }
-      sleep(wait)
+      // A file not there yet costs nothing to look for.
+      return [.looked(.read(next: pollInterval))]
     }
-    deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
+    do throws(SQLiteError) {
+      // Replaced, or read as a snapshot (its writer had stopped) that changed since: start again.
+      if let f = following, Self.inode(path) != f.inode || f.db.fileChanged() { following = nil }
+      if following == nil {
+        following = try bootstrap(path, detail: detail, deliver)
+        lastDown = nil
+      } else {
+        try poll(&following!, deliver)
+      }
+      return [.looked(.read(next: pollInterval))]
+    } catch {
+      if error.isBusy {
+        // Locked by the writer for longer than the busy timeout: the next poll tries again.
+        return [.looked(.read(next: pollInterval))]
+      } else if error.isCannotOpen {
+        return [.looked(down(.offline, "\(path): cannot open (\(error.message))"))]
+      } else {
+        return [.looked(down(.reconnecting, error.description))]
+      }
+    }
   }
 
-  /// Waits `seconds`, or less when stopped or asked to look now.
-  private func sleep(_ seconds: Double) {
-    let end = clock.monotonic().adding(seconds: seconds)
-    lock.lock()
-    defer {
-      lookRequested = false
-      lock.unlock()
-    }
-    while !stopped && !lookRequested && clock.wait(until: end, on: lock) {}
+  /// Nothing to wait on but time and a hint: the driver waits.
+  public func await(until deadline: Monotonic) -> [PollMachine.Input]? { nil }
+
+  public func interrupt(stopping: Bool) {}
+
+  public func turned(_ machine: PollMachine) { lock.withLock { retryAt = machine.retryAt } }
+
+  public func finish() {
+    following = nil
+    say(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
   }
 
   static func inode(_ path: String) -> UInt64 { FileStamp.of(path)?.inode ?? 0 }

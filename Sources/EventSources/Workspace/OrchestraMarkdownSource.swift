@@ -35,7 +35,8 @@ protocol ChangeWaiting: Sendable {
 /// the source's line of the board for as long as it stays so: the live detail starts "1 feature
 /// file unreadable: FEAT-X.md:14: …", said again at once when that changes, and back to the
 /// tree alone when the file reads again or is removed.
-public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable {
+public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unchecked Sendable {
+  public typealias Machine = PollMachine
   public let origin: String
   public let tree: MarkdownWorkspace
   /// Changes closer together than this are read as one.
@@ -55,10 +56,22 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   private let globalDatabase: String?
   private let clock: Clock
   private let waiter: any ChangeWaiting
+  /// Guards what another thread touches: the driver, `deliver`, the hint.
   private let lock = NSLock()
-  private var stopped = false
+  private var driver: MachineDriver<PollMachine>?
+  private var deliver: (@Sendable (BoardInput) -> Void)?
   /// A look was asked for (`lookNow`) and not made yet.
   private var hinted = false
+  /// What the follower holds between looks; on the driver's thread only.
+  private var follower: MarkdownFollower?
+  private var variant = MarkdownWorkspace.Variant.plugin
+  private var lastDown: String?
+  /// The live detail last said (it names the files that cannot be read now).
+  private var said: String?
+  private var aliveAt = Instant(millis: 0)
+  private var lookedAt = Instant(millis: 0)
+  /// The waiter reported a change since the last look.
+  private var changed = true
 
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
@@ -89,22 +102,26 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   }
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
-    let t = Thread { [self] in run(deliver) }
-    t.name = "wallboard \(origin)"
-    t.start()
+    let driver = MachineDriver(
+      PollMachine(backoff: Backoff(seed: 0)), clock: clock, name: "wallboard \(origin)")
+    lock.withLock {
+      self.deliver = deliver
+      self.driver = driver
+    }
+    waiter.watch(tree.root)
+    driver.start(self)
   }
 
-  public func stop() {
-    lock.withLock { stopped = true }
-    waiter.wake()
-  }
-  private var isStopped: Bool { lock.withLock { stopped } }
+  public func stop() { lock.withLock { driver }?.stop() }
 
   /// A hint that the tree changed (a server pushed a change): look now rather than when the
   /// waiter next reports. From any thread.
   public func lookNow() {
-    lock.withLock { hinted = true }
-    waiter.wake()
+    let driver = lock.withLock { () -> MachineDriver<PollMachine>? in
+      hinted = true
+      return self.driver
+    }
+    driver?.post(.changed)
   }
 
   /// Whether a look was asked for since the last call.
@@ -122,67 +139,72 @@ public final class OrchestraMarkdownSource: LiveEventSource, @unchecked Sendable
   /// milliseconds.)
   private func monotonic() -> Instant { Instant(millis: clock.monotonic().nanoseconds / 1_000_000) }
 
-  private func run(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
-    var follower: MarkdownFollower?
-    var variant = MarkdownWorkspace.Variant.plugin
-    var lastDown: String?
-    /// The live detail last said (it names the files that cannot be read now).
-    var said: String?
-    var aliveAt = monotonic()
-    var lookedAt = monotonic()
-    var changed = true
-    waiter.watch(tree.root)
-    while !isStopped {
-      let now = monotonic()
-      if !tree.exists {
-        follower = nil
-        let why = WorkspaceLocator.treeMissing(tree.workspace)?.description ?? "\(tree.root): no markdown tree (yet)"
-        if lastDown != why {
-          deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: why))
-          lastDown = why
-        }
-      } else if follower == nil {
-        var f = MarkdownFollower()
-        variant = bootstrap(&f, deliver)
-        said = detail(f, variant)
-        deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
-        lookCost = Double(monotonic().millis - now.millis) / 1000
-        follower = f
-        lastDown = nil
-        aliveAt = now
-        lookedAt = now
-      } else if changed || follower!.nextRetry.map({ $0 <= now }) == true
-        || now.millis - lookedAt.millis >= Int64(safetyInterval * 1000)
-      {
-        variant = look(&follower!, variant: variant, deliver)
-        lookedAt = now
-        lookCost = Double(monotonic().millis - now.millis) / 1000
-        // A file that became unreadable, or readable again (or the variant): said at once.
-        if detail(follower!, variant) != said { aliveAt = Instant(millis: 0) }
-      }
-      if let f = follower, now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
-        said = detail(f, variant)
-        deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
-        aliveAt = now
-      }
-      changed = waitForChange(follower: follower, aliveAt: aliveAt, lookedAt: lookedAt) || takeHint()
-    }
-    deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
-  }
+  private func say(_ input: BoardInput) { lock.withLock { deliver }?(input) }
 
-  /// Waits until the tree changes (then gathers the burst), a read again is due, the source
-  /// should say it is live, or the safety look is due; whether something changed.
-  private func waitForChange(follower: MarkdownFollower?, aliveAt: Instant, lookedAt: Instant) -> Bool {
+  // MARK: The shell
+
+  /// One look: the tree read in full when it appears, then what changed in it; said live every
+  /// few seconds. Answers when the next look is due: a read again, the live tick or the safety
+  /// look, whichever is first.
+  public func perform(_ action: PollMachine.Action) -> [PollMachine.Input] {
+    let deliver: @Sendable (BoardInput) -> Void = { [weak self] in self?.say($0) }
     let now = monotonic()
+    let changed = self.changed || takeHint()
+    self.changed = false
+    if !tree.exists {
+      follower = nil
+      let why = WorkspaceLocator.treeMissing(tree.workspace)?.description ?? "\(tree.root): no markdown tree (yet)"
+      if lastDown != why {
+        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: why))
+        lastDown = why
+      }
+      return [.looked(.read(next: 1.0))]
+    } else if follower == nil {
+      var f = MarkdownFollower()
+      variant = bootstrap(&f, deliver)
+      said = detail(f, variant)
+      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
+      lookCost = Double(monotonic().millis - now.millis) / 1000
+      follower = f
+      lastDown = nil
+      aliveAt = now
+      lookedAt = now
+    } else if changed || follower!.nextRetry.map({ $0 <= now }) == true
+      || now.millis - lookedAt.millis >= Int64(safetyInterval * 1000)
+    {
+      variant = look(&follower!, variant: variant, deliver)
+      lookedAt = now
+      lookCost = Double(monotonic().millis - now.millis) / 1000
+      // A file that became unreadable, or readable again (or the variant): said at once.
+      if detail(follower!, variant) != said { aliveAt = Instant(millis: 0) }
+    }
+    if let f = follower, now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
+      said = detail(f, variant)
+      deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
+      aliveAt = now
+    }
     var until = min(aliveAt.millis + Int64(aliveInterval * 1000), lookedAt.millis + Int64(safetyInterval * 1000))
     if let retry = follower?.nextRetry { until = min(until, retry.millis) }
-    let timeout = follower == nil ? 1.0 : max(0.01, Double(until - now.millis) / 1000)
-    guard !waiter.wait(timeout: timeout).isEmpty else { return false }
+    return [.looked(.read(next: max(0.01, Double(until - monotonic().millis) / 1000)))]
+  }
+
+  /// Waits until the tree changes (then gathers the burst, at most `maxGather`), or `deadline`.
+  public func await(until deadline: Monotonic) -> [PollMachine.Input]? {
+    let timeout = max(0, deadline.seconds(since: clock.monotonic()))
+    guard !waiter.wait(timeout: timeout).isEmpty else { return [] }
     let end = clock.monotonic().seconds + maxGather
-    while !isStopped && clock.monotonic().seconds < end {
+    while clock.monotonic().seconds < end {
       if waiter.wait(timeout: debounce).isEmpty { break }
     }
-    return true
+    changed = true
+    return [.changed]
+  }
+
+  public func interrupt(stopping: Bool) { waiter.wake() }
+
+  public func finish() {
+    follower = nil
+    say(.connection(origin: origin, status: .offline, at: clock.now(), detail: "stopped"))
   }
 
   /// Reads the whole tree and delivers it as this source's snapshot (the caller then says it is
