@@ -141,8 +141,8 @@ fuzz: deps
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
 	@# The pure modules read no file and no clock: no I/O module imported (zone files: ZoneFiles).
-	@if grep -rEn '^\s*(public |internal |@testable )?import (Glibc|Foundation|SQLite|Dispatch)\b' Sources/WallboardCore Sources/Projections; then \
-	  echo "lint: WallboardCore and Projections are pure: the imports above do I/O"; exit 1; fi
+	@if grep -rEn '^\s*(public |internal |@testable )?import (Glibc|Foundation|SQLite|Dispatch|Transport|Journal)\b' Sources/WallboardCore Sources/Projections Sources/SourceKit; then \
+	  echo "lint: WallboardCore, Projections and SourceKit are pure: the imports above do I/O"; exit 1; fi
 	scripts/clock-reads.sh Sources
 	scripts/function-lengths.sh Sources/WallboardCLI 80
 

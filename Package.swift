@@ -40,11 +40,19 @@ let package = Package(
     // The seam between a source's shell and a server's bytes: the Transport and TransportDialer
     // protocols, deadline reads on the one clock, and TCP as the first conformer (QUIC next).
     .target(name: "Transport", dependencies: ["Clock"], swiftSettings: strict),
-    // Where events come from: the simulated team, JSON Lines files, Orchestra's workspaces and
-    // servers; every live source's machine run by the one MachineDriver.
+    // The pure half of the sources: the EventSource protocol, the registry and the specs, every
+    // source's machine (the Orchestra session, the workspace, the push hint, polling, the
+    // simulation), the workspace locator, backoff. No thread, no file, no socket.
+    .target(
+      name: "SourceKit", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "Clock"], swiftSettings: strict),
+    // The I/O half: where events come from — the simulated team, JSON Lines files, Orchestra's
+    // workspaces and servers — as shells that do what their machines ask (sockets through a
+    // Transport, files, watchers, the SQLite readers), every one run by the one MachineDriver.
     .target(
       name: "EventSources",
-      dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport"],
+      dependencies: [
+        "SourceKit", "WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport",
+      ],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
     .target(name: "Journal", dependencies: ["WallboardCore", "Codec", "SQLite", "Clock"], swiftSettings: strict),
@@ -115,7 +123,8 @@ let package = Package(
     .target(
       name: "Runtime",
       dependencies: [
-        "WallboardCore", "Projections", "ZoneFiles", "EventSources", "Journal", "Clock", "Raster", "Glyphs",
+        "WallboardCore", "Projections", "ZoneFiles", "EventSources", "SourceKit", "Journal", "Clock", "Raster",
+        "Glyphs",
         "Themes", "Layout", "Widgets", "DisplayCore", "Kiosk",
       ],
       swiftSettings: strict),
@@ -123,7 +132,7 @@ let package = Package(
     .target(
       name: "WallboardCLI",
       dependencies: [
-        "WallboardCore", "Projections", "Wire", "EventSources", "Themes", "Raster", "PNG", "Glyphs",
+        "WallboardCore", "Projections", "Wire", "EventSources", "SourceKit", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay", "Kiosk",
         "TextLines", "Journal", "ZoneFiles", "Codec", "Clock", "Runtime", "Displays",
       ],
@@ -132,7 +141,8 @@ let package = Package(
     .executableTarget(
       name: "wallboard-bench",
       dependencies: [
-        "WallboardCore", "Projections", "Wire", "EventSources", "SQLite", "Raster", "Glyphs", "Themes", "Layout",
+        "WallboardCore", "Projections", "Wire", "EventSources", "SourceKit", "SQLite", "Raster", "Glyphs", "Themes",
+        "Layout",
         "Widgets", "Journal", "PNG", "Clock",
       ],
       swiftSettings: strict),
@@ -157,8 +167,12 @@ let package = Package(
     .testTarget(
       name: "EventSourcesTests",
       dependencies: [
-        "EventSources", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock", "Transport",
+        "EventSources", "SourceKit", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock",
+        "Transport",
       ],
+      swiftSettings: strict),
+    .testTarget(
+      name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Clock", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],
@@ -166,7 +180,9 @@ let package = Package(
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "JournalTests",
-      dependencies: ["Journal", "WallboardCore", "Codec", "EventSources", "SQLite", "TestSupport", "Clock"],
+      dependencies: [
+        "Journal", "WallboardCore", "Codec", "EventSources", "SourceKit", "SQLite", "TestSupport", "Clock",
+      ],
       swiftSettings: strict),
     .testTarget(name: "ThemesTests", dependencies: ["Themes", "Raster"], swiftSettings: strict),
     .testTarget(name: "TextLinesTests", dependencies: ["TextLines"], swiftSettings: strict),
@@ -186,7 +202,7 @@ let package = Package(
       name: "WidgetsTests",
       dependencies: [
         "Widgets", "WallboardCore", "Projections", "ZoneFiles", "Raster", "Glyphs", "Themes", "Layout", "PNG",
-        "TestSupport", "EventSources",
+        "TestSupport", "EventSources", "SourceKit",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
     .testTarget(
@@ -203,7 +219,8 @@ let package = Package(
       name: "WallboardCLITests",
       dependencies: [
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
-        "EventSources", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay", "Kiosk",
+        "EventSources", "SourceKit", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay",
+        "Kiosk",
         "Codec", "Clock", "Runtime", "Displays",
       ],
       exclude: ["Goldens"], swiftSettings: strict),
@@ -211,7 +228,7 @@ let package = Package(
       name: "RuntimeTests",
       dependencies: [
         "Runtime", "TestSupport", "WallboardCore", "Clock", "DisplayCore", "Kiosk", "Raster", "Themes", "Layout",
-        "Glyphs", "Widgets", "Projections", "EventSources",
+        "Glyphs", "Widgets", "Projections", "EventSources", "SourceKit",
       ],
       swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,
@@ -219,7 +236,8 @@ let package = Package(
     .testTarget(
       name: "FuzzTests",
       dependencies: [
-        "WallboardCore", "Wire", "EventSources", "Projections", "Raster", "Glyphs", "Themes", "Layout", "Widgets",
+        "WallboardCore", "Wire", "EventSources", "SourceKit", "Projections", "Raster", "Glyphs", "Themes", "Layout",
+        "Widgets",
         "WallboardCLI", "TestSupport",
       ],
       swiftSettings: strict),
@@ -238,7 +256,8 @@ if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
     .executableTarget(
       name: "wallboard-fuzz",
       dependencies: [
-        "WallboardCore", "Codec", "Wire", "EventSources", "WorkspaceFormats", "Layout", "Themes", "Widgets",
+        "WallboardCore", "Codec", "Wire", "EventSources", "SourceKit", "WorkspaceFormats", "Layout", "Themes",
+        "Widgets",
         "WallboardCLI",
       ],
       path: "Tests/Fuzzers", exclude: ["Corpus"],

@@ -1,5 +1,6 @@
 public import Clock
 internal import Foundation
+public import SourceKit
 public import WallboardCore
 
 /// `declared`: the sprints the command line and the config file declare (`--sprint`), as a

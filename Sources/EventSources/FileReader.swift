@@ -1,5 +1,6 @@
 public import Clock
 internal import Foundation
+internal import SourceKit
 public import WallboardCore
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SourceKit
 public import WallboardCore
 
 /// What a look at a file tells of it without reading it: where it is (device, inode), its size

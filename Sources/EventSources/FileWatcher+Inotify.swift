@@ -1,4 +1,5 @@
 internal import Glibc
+internal import SourceKit
 
 /// One watched path and how it is watched now.
 struct Registration: Sendable {

@@ -1,5 +1,6 @@
 public import Clock
 internal import Foundation
+internal import SourceKit
 
 #if canImport(Glibc)
   internal import Glibc

@@ -1,4 +1,5 @@
 internal import Glibc
+internal import SourceKit
 
 extension InotifySyscalls {
   /// The kernel: Glibc's `inotify_init1`, `inotify_add_watch`, `inotify_rm_watch`, `read`,

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SourceKit
 internal import Transport
 
 /// What a shell's blocking I/O is woken by: the transports it is reading now, interrupted

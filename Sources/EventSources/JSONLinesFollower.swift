@@ -1,5 +1,6 @@
 public import Clock
 internal import Foundation
+public import SourceKit
 public import WallboardCore
 
 #if canImport(Glibc)

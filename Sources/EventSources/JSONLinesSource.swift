@@ -1,5 +1,6 @@
 public import Clock
 internal import Foundation
+public import SourceKit
 public import WallboardCore
 
 /// `jsonl:PATH`: a JSON Lines file, followed like `tail -F` live (`JSONLinesFollower`) or read to

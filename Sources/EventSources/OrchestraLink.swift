@@ -1,4 +1,5 @@
 internal import Clock
+internal import SourceKit
 internal import Transport
 internal import Wire
 

@@ -1,4 +1,5 @@
 internal import Glibc
+internal import SourceKit
 
 /// One look at a watched path, as the polling fallback compares them: what `stat` says of it
 /// (nil: it is not there) and, for a folder, what it says of each entry.

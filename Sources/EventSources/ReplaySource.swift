@@ -1,6 +1,7 @@
 public import Clock
 internal import Foundation
 internal import Journal
+public import SourceKit
 public import WallboardCore
 
 /// `replay:PATH[,speed=X]`: a journal written by Wallboard, played back.

@@ -1,5 +1,6 @@
 public import Clock
 internal import Foundation
+public import SourceKit
 public import WallboardCore
 
 /// The simulated team as a source: live through `SimDriver` (its own clock runs `speed` times

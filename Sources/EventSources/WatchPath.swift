@@ -1,3 +1,5 @@
+internal import SourceKit
+
 /// A path given to `FileWatcher.watch`, checked once: the spelling it is reported by, and its
 /// absolute, lexically normalised form (no `.`, `..` or doubled slashes) that is watched.
 struct WatchPath: Hashable, Sendable {

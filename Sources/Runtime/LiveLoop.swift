@@ -4,6 +4,7 @@ internal import EventSources
 public import Journal
 public import Kiosk
 internal import Projections
+internal import SourceKit
 public import WallboardCore
 internal import ZoneFiles
 

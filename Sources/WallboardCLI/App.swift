@@ -3,6 +3,7 @@ internal import DisplayCore
 internal import EventSources
 internal import Foundation
 internal import Projections
+internal import SourceKit
 internal import Themes
 public import WallboardCore
 internal import ZoneFiles

@@ -1,6 +1,6 @@
 public import DisplayCore
 public import Displays
-public import EventSources
+public import SourceKit
 public import Journal
 public import PNG
 

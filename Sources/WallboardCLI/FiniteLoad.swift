@@ -4,6 +4,7 @@ internal import Foundation
 internal import Journal
 internal import Projections
 internal import Runtime
+internal import SourceKit
 public import WallboardCore
 
 /// Reads every source to the point `snapshot` and `inspect` show: finite sources to their end,

@@ -3,6 +3,7 @@ internal import Codec
 internal import EventSources
 internal import Foundation
 internal import Journal
+internal import SourceKit
 internal import WallboardCore
 
 /// Where the board's journal is and how it is opened: `--journal PATH`, else for `run` the

@@ -2,6 +2,7 @@ internal import EventSources
 internal import Foundation
 internal import Layout
 internal import Runtime
+internal import SourceKit
 internal import WallboardCore
 internal import Widgets
 

@@ -3,6 +3,7 @@ internal import DisplayCore
 internal import EventSources
 internal import Journal
 internal import Runtime
+internal import SourceKit
 internal import WallboardCore
 
 /// `wallboard run`, wired: the journal, the sources, the display and the scene the options name,

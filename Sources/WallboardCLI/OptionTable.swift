@@ -4,6 +4,7 @@ internal import EventSources
 internal import Kiosk
 internal import Projections
 internal import Raster
+internal import SourceKit
 internal import Themes
 internal import WallboardCore
 internal import ZoneFiles
@@ -24,10 +25,13 @@ enum OptionTable {
 
   static let all: [OptionSpec] = [
     OptionSpec(
-      name: "--source", value: "SPEC", help: "where events come from (repeatable): \(SourceSpec.accepted); default sim"
+      name: "--source", value: "SPEC",
+      help: "where events come from (repeatable): \(SourceRegistry.standard.accepted); default sim"
     ) { o, v throws(CLIError) in
       let spec: SourceSpec
-      do throws(SourceSpecError) { spec = try SourceSpec.parse(v) } catch { throw .usage(error.description) }
+      do throws(SourceSpecError) { spec = try SourceRegistry.standard.parse(v) } catch {
+        throw .usage(error.description)
+      }
       o.sources.append(spec)
     },
     OptionSpec(

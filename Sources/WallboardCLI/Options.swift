@@ -1,8 +1,9 @@
 internal import DRMDisplay
 public import Displays
-public import EventSources
+internal import EventSources
 public import Kiosk
 public import Projections
+public import SourceKit
 public import Themes
 public import WallboardCore
 

@@ -3,6 +3,7 @@ internal import EventSources
 internal import Foundation
 internal import Layout
 internal import Runtime
+internal import SourceKit
 internal import Themes
 
 /// Hot reload: on SIGHUP, or when the layout file, the config file or a theme file changes, the

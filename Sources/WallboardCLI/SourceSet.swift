@@ -2,6 +2,7 @@ internal import Clock
 internal import EventSources
 internal import Foundation
 internal import Runtime
+internal import SourceKit
 internal import WallboardCore
 
 /// The sources of a running board (or of `inspect`/`snapshot` following the live ones): each

@@ -10,6 +10,7 @@ import PNG
 import Projections
 import Raster
 import SQLite
+import SourceKit
 import Themes
 import WallboardCore
 import Widgets
@@ -524,7 +525,7 @@ try! FileManager.default.createDirectory(
   atPath: (hashedBenchDB as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
 try! FileManager.default.createSymbolicLink(atPath: hashedBenchDB, withDestinationPath: workspacePath)
 let idleWorkspaceSource = try! SourceRegistry.make(
-  try! SourceSpec.parse("orchestra:" + idleWorkspace),
+  try! SourceRegistry.standard.parse("orchestra:" + idleWorkspace),
   context: SourceContext(locator: idleLocator, clock: .system))
 let idleSources = [
   idleFollowing("following idle 10,000-feature database, 15 s", idleDatabase),

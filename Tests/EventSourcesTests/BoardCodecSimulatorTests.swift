@@ -1,5 +1,6 @@
 import Codec
 import EventSources
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -1,6 +1,7 @@
 import Clock
 import EventSources
 import Projections
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

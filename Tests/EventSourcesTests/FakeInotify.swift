@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 
 @testable import EventSources
+@testable import SourceKit
 
 /// A kernel's inotify, faked: failures injected, events queued as the kernel lays them out, a
 /// log of the watches added (one watch descriptor per path, as the kernel has one per inode).

@@ -1,5 +1,6 @@
 import Codec
 import EventSources
+import SourceKit
 import Testing
 import WallboardCore
 

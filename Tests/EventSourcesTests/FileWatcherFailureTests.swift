@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import EventSources
+@testable import SourceKit
 
 /// The kernel failing the watcher, and telling it events were lost.
 @Suite("FileWatcher on a failing kernel")

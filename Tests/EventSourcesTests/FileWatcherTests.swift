@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import EventSources
+@testable import SourceKit
 
 /// Waits on `watcher` until `path` is among what it returned, or `within` s pass: all it returned.
 func collect(_ watcher: FileWatcher, until path: String, within: Double = 5) -> Set<String> {

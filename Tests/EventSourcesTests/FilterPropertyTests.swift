@@ -1,5 +1,6 @@
 import EventSources
 import Projections
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

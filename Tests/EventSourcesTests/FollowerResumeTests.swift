@@ -1,6 +1,7 @@
 import Clock
 import EventSources
 import Foundation
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore
@@ -22,7 +23,7 @@ struct FollowerResumeTests {
     _ file: URL, from board: BoardState, until: @escaping (BoardState) -> Bool
   ) -> (BoardState, [BoardInput]) {
     let origin = "jsonl:\(file.path)"
-    let source = try! SourceSpec.parse("jsonl:" + file.path).configuration.make(
+    let source = try! SourceRegistry.standard.parse("jsonl:" + file.path).configuration.make(
       SourceContext(
         locator: WorkspaceLocator(home: "/nonexistent", currentDirectory: "/"),
         clock: .system.stamping { Instant(millis: 0) },

@@ -1,5 +1,6 @@
 import EventSources
 import Foundation
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -2,6 +2,7 @@ import Clock
 import EventSources
 import Foundation
 import Projections
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -1,5 +1,6 @@
 import EventSources
 import Projections
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore
@@ -83,24 +84,26 @@ struct SourceSpecTests {
     ("orchestra-md:/home/ana/ws", "orchestra-md:/home/ana/ws"),
   ])
   func parses(text: String, name: String) throws {
-    let spec = try SourceSpec.parse(text)
+    let spec = try SourceRegistry.standard.parse(text)
     #expect(spec.name == name)
     // The name is a value of the same kind that parses to the same spec.
-    if !name.contains("::") { #expect(try SourceSpec.parse(name) == spec) }
+    if !name.contains("::") { #expect(try SourceRegistry.standard.parse(name) == spec) }
   }
 
   @Test func everyKindIsListedInTheMessageForAnUnknownOne() {
     do {
-      _ = try SourceSpec.parse("http://x")
+      _ = try SourceRegistry.standard.parse("http://x")
       Issue.record("expected an error")
     } catch {
-      for kind in SourceRegistry.kinds { #expect(error.description.contains(kind.usage)) }
+      for kind in SourceRegistry.standard.kinds { #expect(error.description.contains(kind.usage)) }
     }
   }
 
   @Test func aKindsOwnErrorDoesNotListEveryKind() {
     var message = ""
-    do throws(SourceSpecError) { _ = try SourceSpec.parse("sim:speed=0") } catch { message = error.description }
+    do throws(SourceSpecError) { _ = try SourceRegistry.standard.parse("sim:speed=0") } catch {
+      message = error.description
+    }
     #expect(message.contains("speed must be") && !message.contains("accepted: sim["), "\(message)")
   }
 
@@ -109,6 +112,6 @@ struct SourceSpecTests {
     "orchestra:", "orchestra-md:", "orchestra-db:",
   ])
   func rejects(text: String) {
-    #expect(throws: SourceSpecError.self) { try SourceSpec.parse(text) }
+    #expect(throws: SourceSpecError.self) { try SourceRegistry.standard.parse(text) }
   }
 }

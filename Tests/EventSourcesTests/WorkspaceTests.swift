@@ -1,6 +1,7 @@
 import EventSources
 import Foundation
 import SQLite
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

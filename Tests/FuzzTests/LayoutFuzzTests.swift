@@ -3,6 +3,7 @@ import Foundation
 import Layout
 import Projections
 import Raster
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -6,6 +6,7 @@ import Codec
 import EventSources
 import Foundation
 import Layout
+import SourceKit
 import Themes
 import WallboardCLI
 import WallboardCore

@@ -3,6 +3,7 @@ import Codec
 import EventSources
 import Foundation
 import SQLite
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

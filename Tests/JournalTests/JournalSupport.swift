@@ -2,6 +2,7 @@ import Clock
 import EventSources
 import Foundation
 import Journal
+import SourceKit
 import TestSupport
 import WallboardCore
 

@@ -1,4 +1,5 @@
 import EventSources
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCLI

@@ -6,6 +6,7 @@ import Foundation
 import Journal
 import Kiosk
 import PNG
+import SourceKit
 import TestSupport
 import Testing
 import Themes
@@ -96,7 +97,7 @@ struct CLIErrorTests {
   @Test func aSourcesMissingFolderIsTheSourcesOwnError() throws {
     let dir = try TempDir()
     let missing = dir.url.appendingPathComponent("gone").path
-    let spec = try SourceSpec.parse("orchestra:" + missing)
+    let spec = try SourceRegistry.standard.parse("orchestra:" + missing)
     let context = SourceSet.context(projects: [], settings: nil, environment: ["HOME": dir.url.path], clock: .system)
     let error = #expect(throws: CLIError.self) { try SourceSet.checkPaths([spec], context: context) }
     guard case .source(let e) = error else {

@@ -4,6 +4,7 @@ import EventSources
 import Foundation
 import Journal
 import SQLite
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore
@@ -160,5 +161,5 @@ enum JournalFixtureCLI {
 }
 
 enum SourceSpecFixture {
-  static var jsonl: SourceSpec { try! SourceSpec.parse("jsonl:/tmp/x.jsonl") }
+  static var jsonl: SourceSpec { try! SourceRegistry.standard.parse("jsonl:/tmp/x.jsonl") }
 }

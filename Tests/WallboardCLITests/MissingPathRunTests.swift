@@ -4,6 +4,7 @@ import EventSources
 import Foundation
 import Journal
 import Projections
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -3,6 +3,7 @@ import DisplayCore
 import EventSources
 import Foundation
 import Journal
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

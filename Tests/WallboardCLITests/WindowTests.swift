@@ -5,6 +5,7 @@ import Glyphs
 import Layout
 import Raster
 @_spi(Testing) import SDLDisplay
+import SourceKit
 import TestSupport
 import Testing
 import Themes

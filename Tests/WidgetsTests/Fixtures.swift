@@ -4,6 +4,7 @@ import Glyphs
 import Layout
 import Projections
 import Raster
+import SourceKit
 import TestSupport
 import Themes
 import WallboardCore

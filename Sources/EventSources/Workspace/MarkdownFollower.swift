@@ -1,3 +1,4 @@
+internal import SourceKit
 public import WallboardCore
 
 /// What following a markdown tree remembers between looks, and what each look means for the

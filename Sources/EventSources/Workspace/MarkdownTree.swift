@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SourceKit
 internal import WallboardCore
 
 #if canImport(Glibc)

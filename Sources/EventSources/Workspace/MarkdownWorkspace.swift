@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SourceKit
 internal import WallboardCore
 internal import Wire
 public import WorkspaceFormats

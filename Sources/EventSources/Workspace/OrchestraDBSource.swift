@@ -1,6 +1,7 @@
 public import Clock
 internal import Foundation
 internal import SQLite
+public import SourceKit
 public import WallboardCore
 
 /// `orchestra-db:PATH` (the database file, or a workspace folder) and `orchestra:WORKSPACE` when

@@ -1,4 +1,5 @@
 public import SQLite
+internal import SourceKit
 public import WallboardCore
 public import WorkspaceFormats
 

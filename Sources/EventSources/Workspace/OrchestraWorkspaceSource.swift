@@ -1,6 +1,7 @@
 public import Clock
 internal import Foundation
 internal import SQLite
+public import SourceKit
 internal import Transport
 public import WallboardCore
 internal import Wire

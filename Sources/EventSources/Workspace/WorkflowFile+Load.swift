@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SourceKit
 public import WallboardCore
 public import WorkspaceFormats
 

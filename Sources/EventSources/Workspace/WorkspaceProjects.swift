@@ -1,5 +1,6 @@
 internal import Foundation
 internal import SQLite
+public import SourceKit
 
 /// The projects a workspace's store holds, read without following it: for `snapshot` and
 /// `inspect` to name them when a `--project` matches none.

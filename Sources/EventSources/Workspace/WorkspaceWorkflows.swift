@@ -1,4 +1,5 @@
 internal import SQLite
+internal import SourceKit
 public import WallboardCore
 internal import Wire
 internal import WorkspaceFormats

@@ -1,4 +1,4 @@
-import EventSources
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -25,7 +25,7 @@ extension SourceConfiguration {
 }
 
 /// One kind of source (`sim`, `jsonl`, `orchestra`, …): how its `--source` values are written
-/// and parsed. Each lives beside its source; `SourceRegistry.kinds` lists them.
+/// and parsed. Each lives beside its source; `SourceRegistry.standard` lists them.
 public protocol SourceKind: Sendable {
   /// How its values are written, for messages: `jsonl:PATH (- for stdin)`.
   var usage: String { get }
@@ -44,17 +44,6 @@ public struct SourceSpec: Hashable, Sendable, CustomStringConvertible {
   public var name: String { configuration.name }
   public var description: String { name }
 
-  /// Parses a `--source` value (see `SourceRegistry.kinds`).
-  public static func parse(_ text: String) throws(SourceSpecError) -> SourceSpec {
-    for kind in SourceRegistry.kinds {
-      if let c = try kind.parse(text) { return SourceSpec(c) }
-    }
-    throw SourceSpecError(text: text, problem: "unknown kind of source", listAccepted: true)
-  }
-
-  /// What `--source` accepts, for messages.
-  public static var accepted: String { SourceRegistry.kinds.map(\.usage).joined(separator: ", ") }
-
   public static func == (a: SourceSpec, b: SourceSpec) -> Bool {
     AnyHashable(a.configuration) == AnyHashable(b.configuration)
   }
@@ -66,27 +55,32 @@ public struct SourceSpec: Hashable, Sendable, CustomStringConvertible {
 public struct SourceSpecError: Error, Hashable, Sendable, CustomStringConvertible {
   public var text: String
   public var problem: String
-  /// Whether the message lists every kind (when the kind itself was not recognised).
-  public var listAccepted: Bool
-  public init(text: String, problem: String, listAccepted: Bool = false) {
+  /// Every kind's spelling, listed when the kind itself was not recognised (nil: not listed).
+  public var accepted: String?
+  public init(text: String, problem: String, accepted: String? = nil) {
     self.text = text
     self.problem = problem
-    self.listAccepted = listAccepted
+    self.accepted = accepted
   }
   public var description: String {
-    "--source \"\(text)\": \(problem)" + (listAccepted ? " (accepted: \(SourceSpec.accepted))" : "")
+    "--source \"\(text)\": \(problem)" + (accepted.map { " (accepted: \($0))" } ?? "")
   }
 }
 
-/// The value after `prefix` when `text` starts with it and the value is not empty; nil when it
-/// does not start with it; an error naming what is missing when the value is empty.
-func value(of text: String, after prefix: String, needs what: String) throws(SourceSpecError) -> String? {
-  guard text.hasPrefix(prefix) else { return nil }
-  let v = String(text.dropFirst(prefix.count))
-  guard !v.isEmpty else { throw SourceSpecError(text: text, problem: "\(prefix) needs \(what)") }
-  return v
+extension SourceKind {
+  /// The value after `prefix` when `text` starts with it and the value is not empty; nil when it
+  /// does not start with it; an error naming what is missing when the value is empty.
+  public func value(of text: String, after prefix: String, needs what: String) throws(SourceSpecError) -> String? {
+    guard text.hasPrefix(prefix) else { return nil }
+    let v = String(text.dropFirst(prefix.count))
+    guard !v.isEmpty else { throw SourceSpecError(text: text, problem: "\(prefix) needs \(what)") }
+    return v
+  }
 }
 
-func formatNumber(_ v: Double) -> String {
-  v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+extension SourceConfiguration {
+  /// A number as a spec spells it: `2`, not `2.0`.
+  public func formatNumber(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+  }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  internal import Glibc
-#endif
-
 /// Which hosts the push hint connects to: loopback addresses only (127.0.0.0/8, `::1`, and IPv4
 /// loopback mapped into IPv6). An `.info` file is anyone's to write who can write under
 /// `~/.orchestra/run`, and `orchestra serve` listens on the machine it serves; a hint from
@@ -22,9 +18,9 @@ public enum PushHost {
   }
 
   /// The most addresses one name's resolution keeps.
-  static let maxAddresses = 16
+  public static let maxAddresses = 16
   /// The longest host name looked up (a DNS name has at most 253 bytes).
-  static let maxHostBytes = 253
+  public static let maxHostBytes = 253
 
   /// Whether `address` (numeric, IPv4 or IPv6, a `%zone` allowed) is a loopback address.
   public static func isLoopback(_ address: String) -> Bool {
@@ -44,39 +40,8 @@ public enum PushHost {
     return .failure(Refusal(host: host, why: "not a loopback address (\(first))"))
   }
 
-  /// The numeric addresses `host` names: itself when it is one, else what `getaddrinfo` gives
-  /// (the hosts file for `localhost`), at most `maxAddresses`.
-  public static func resolve(_ host: String) -> Result<[String], Refusal> {
-    if ipv4(Substring(host)) != nil || ipv6(host.lowercased()[...]) != nil { return .success([host]) }
-    guard !host.isEmpty, host.utf8.count <= maxHostBytes else {
-      return .failure(Refusal(host: String(host.prefix(64)), why: "not a host name"))
-    }
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    var list: UnsafeMutablePointer<addrinfo>?
-    let rc = getaddrinfo(host, nil, &hints, &list)
-    guard rc == 0, let head = list else {
-      return .failure(Refusal(host: host, why: "cannot be resolved (\(String(cString: gai_strerror(rc))))"))
-    }
-    defer { freeaddrinfo(head) }
-    var out: [String] = []
-    var node: UnsafeMutablePointer<addrinfo>? = head
-    while let ai = node, out.count < maxAddresses {
-      node = ai.pointee.ai_next
-      var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-      guard
-        getnameinfo(ai.pointee.ai_addr, ai.pointee.ai_addrlen, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST)
-          == 0
-      else { continue }
-      let address = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if !out.contains(address) { out.append(address) }
-    }
-    return .success(out)
-  }
-
   /// `a.b.c.d`, each part 1–3 decimal digits up to 255.
-  static func ipv4(_ s: Substring) -> [UInt8]? {
+  public static func ipv4(_ s: Substring) -> [UInt8]? {
     let parts = s.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 4 else { return nil }
     var out: [UInt8] = []
@@ -89,7 +54,7 @@ public enum PushHost {
   }
 
   /// Eight 16-bit groups from RFC 4291 text (lower-case): `::` once at most, a dotted IPv4 last.
-  static func ipv6(_ s: Substring) -> [UInt16]? {
+  public static func ipv6(_ s: Substring) -> [UInt16]? {
     guard s.utf8.count <= 45, s.contains(":") else { return nil }
     func groups(_ part: Substring) -> [UInt16]? {
       if part.isEmpty { return [] }

@@ -1,5 +1,4 @@
 public import Clock
-internal import Foundation
 public import WallboardCore
 
 /// Where events come from: one conformance per kind of source, one file each, made from its

@@ -1,5 +1,5 @@
 import Clock
-import EventSources
+import SourceKit
 import TestSupport
 import Testing
 import WallboardCore

@@ -1,4 +1,3 @@
-internal import Foundation
 internal import Wire
 internal import WorkspaceFormats
 
@@ -42,9 +41,16 @@ public struct WorkspaceLocation: Hashable, Sendable {
   /// How it was found, for the source's detail: "SQLite ~/.orchestra/db/8fe0db68781ee67c.db
   /// (index.json)".
   public var detail: String
+
+  public init(workspace: String, store: Store, detail: String) {
+    self.workspace = workspace
+    self.store = store
+    self.detail = detail
+  }
 }
 
-/// Finds a workspace's store. Pure but for the file-system look-ups it is given.
+/// Finds a workspace's store. Pure but for the file-system look-ups it is given (the live ones:
+/// `WorkspaceLocator.live` in EventSources).
 public struct WorkspaceLocator: Sendable {
   /// `$HOME` (its `.orchestra/` holds the databases).
   public var home: String
@@ -61,9 +67,9 @@ public struct WorkspaceLocator: Sendable {
 
   public init(
     home: String, currentDirectory: String,
-    fileExists: @escaping @Sendable (String) -> Bool = WorkspaceLocator.isFile,
-    directoryExists: @escaping @Sendable (String) -> Bool = WorkspaceLocator.isDirectory,
-    read: @escaping @Sendable (String) -> [UInt8]? = WorkspaceLocator.readSmall
+    fileExists: @escaping @Sendable (String) -> Bool,
+    directoryExists: @escaping @Sendable (String) -> Bool,
+    read: @escaping @Sendable (String) -> [UInt8]?
   ) {
     self.home = home
     self.currentDirectory = currentDirectory
@@ -72,15 +78,6 @@ public struct WorkspaceLocator: Sendable {
     self.read = read
   }
 
-  /// The locator of this process: `HOME` from `environment` (respected, so tests and services
-  /// can point it elsewhere), the current directory.
-  public static func live(environment: [String: String]) -> WorkspaceLocator {
-    WorkspaceLocator(
-      home: environment["HOME"] ?? NSHomeDirectory(), currentDirectory: FileManager.default.currentDirectoryPath)
-  }
-
-  /// The database upstream's hash rule names: `~/.orchestra/db/` + the first 16 hex digits of
-  /// SHA-256 of the absolute workspace path + `.db`.
   public func hashedDatabase(for workspace: String) -> String {
     "\(home)/.orchestra/db/\(SHA256.hex(Array(workspace.utf8)).prefix(16)).db"
   }
@@ -114,7 +111,7 @@ public struct WorkspaceLocator: Sendable {
   /// Why the folder `workspace` (absolute) is not one: nothing there, or a file; nil when it
   /// is a folder.
   public static func folderMissing(
-    _ workspace: String, fileExists: (String) -> Bool = isFile, directoryExists: (String) -> Bool = isDirectory
+    _ workspace: String, fileExists: (String) -> Bool, directoryExists: (String) -> Bool
   ) -> WorkspaceLocation.Missing? {
     if directoryExists(workspace) { return nil }
     return fileExists(workspace) ? .notAFolder(workspace) : .noFolder(workspace)
@@ -123,7 +120,7 @@ public struct WorkspaceLocator: Sendable {
   /// Why the markdown tree of the folder `workspace` (absolute) cannot be read: no folder, a
   /// file, or no `.projects/` in it; nil when the tree is there.
   public static func treeMissing(
-    _ workspace: String, fileExists: (String) -> Bool = isFile, directoryExists: (String) -> Bool = isDirectory
+    _ workspace: String, fileExists: (String) -> Bool, directoryExists: (String) -> Bool
   ) -> WorkspaceLocation.Missing? {
     let tree = WorkspaceLocator.tree(of: workspace)
     if directoryExists(tree) { return nil }
@@ -152,7 +149,7 @@ public struct WorkspaceLocator: Sendable {
   }
 
   /// The hashes `index.json` maps to `workspace`, sorted.
-  func indexEntries(for workspace: String, in dbDir: String) -> [String] {
+  public func indexEntries(for workspace: String, in dbDir: String) -> [String] {
     guard let bytes = read("\(dbDir)/index.json"),
       case .object(let map)? = try? JSONParser.parse(bytes, limits: JSONLimits(maxContainerElements: 10_000))
     else { return [] }
@@ -175,21 +172,5 @@ public struct WorkspaceLocator: Sendable {
       }
     }
     return "/" + parts.joined(separator: "/")
-  }
-
-  public static let isFile: @Sendable (String) -> Bool = { path in
-    var st = stat()
-    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
-  }
-
-  public static let isDirectory: @Sendable (String) -> Bool = { path in
-    var st = stat()
-    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-  }
-
-  /// A small regular file's bytes (`index.json`, a server's `.info`), read without ever
-  /// blocking (`RegularFile.read`): nil for a FIFO, a device, a link or more than `maxIndexBytes`.
-  public static let readSmall: @Sendable (String) -> [UInt8]? = { path in
-    try? RegularFile.read(path, limit: maxIndexBytes, followLinks: false).get()
   }
 }

@@ -26,19 +26,25 @@ public struct SourceContext: Sendable {
   }
 }
 
-/// Every kind of source this build has: the one list. A new kind is a file with its source and
-/// its `SourceKind`, plus one line here.
-public enum SourceRegistry {
-  /// In the order values are tried (`orchestra://` before `orchestra:`) and listed in messages.
-  public static let kinds: [any SourceKind] = [
-    SimSource.Kind(),
-    JSONLinesSource.Kind(),
-    OrchestraSource.Kind(),
-    OrchestraWorkspaceSource.Kind(),
-    OrchestraDBSource.Kind(),
-    OrchestraMarkdownSource.Kind(),
-    ReplaySource.Kind(),
-  ]
+/// The kinds of source a build has, in the order values are tried (`orchestra://` before
+/// `orchestra:`) and listed in messages: a `--source` value is parsed by the first kind that
+/// takes it. `SourceRegistry.standard` (EventSources) is this build's; a new kind is a file with
+/// its source and its `SourceKind`, plus one line there.
+public struct SourceRegistry: Sendable {
+  public let kinds: [any SourceKind]
+
+  public init(_ kinds: [any SourceKind]) { self.kinds = kinds }
+
+  /// Parses a `--source` value: the first kind's that takes it; none, an error listing them all.
+  public func parse(_ text: String) throws(SourceSpecError) -> SourceSpec {
+    for kind in kinds {
+      if let configuration = try kind.parse(text) { return SourceSpec(configuration) }
+    }
+    throw SourceSpecError(text: text, problem: "unknown kind of source", accepted: accepted)
+  }
+
+  /// Every kind's spelling, for the help and for a value none takes.
+  public var accepted: String { kinds.map(\.usage).joined(separator: ", ") }
 
   /// The source for `spec`; an error for one that cannot be made.
   public static func make(_ spec: SourceSpec, context: SourceContext) throws(SourceError) -> any EventSource {

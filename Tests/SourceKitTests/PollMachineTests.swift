@@ -1,5 +1,5 @@
 import Clock
-import EventSources
+import SourceKit
 import Testing
 import WallboardCore
 
