@@ -16,15 +16,15 @@ public enum RegularFile {
     case notRegular(String)
     /// Larger than the limit: its size (or the bytes read before the limit was passed).
     case tooLarge(Int64)
-    /// The system's reason (`strerror`).
-    case failed(String)
+    /// A call failed: which, and its `errno`.
+    case failed(SystemCallError)
 
     public var description: String {
       switch self {
       case .missing: "no such file"
       case .notRegular(let kind): "a \(kind), not a regular file: not read"
       case .tooLarge(let n): "\(n) bytes, more than the limit"
-      case .failed(let why): why
+      case .failed(let e): "\(e.call): \(e.reason)"
       }
     }
   }
@@ -38,12 +38,12 @@ public enum RegularFile {
       switch errno {
       case ENOENT: return .failure(.missing)
       case ELOOP where !followLinks: return .failure(.notRegular("symbolic link"))
-      default: return .failure(.failed(String(cString: strerror(errno))))
+      default: return .failure(.failed(.last("open", path: path)))
       }
     }
     defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { return .failure(.failed(String(cString: strerror(errno)))) }
+    guard fstat(fd, &st) == 0 else { return .failure(.failed(.last("fstat", path: path))) }
     guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegular(kind(st.st_mode))) }
     guard st.st_size <= limit else { return .failure(.tooLarge(Int64(st.st_size))) }
     // Read to the end even if it grew since fstat (a write in progress), never past the limit.
@@ -54,7 +54,7 @@ public enum RegularFile {
       let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
       if n < 0 {
         if errno == EINTR { continue }
-        return .failure(.failed(String(cString: strerror(errno))))
+        return .failure(.failed(.last("read", path: path)))
       }
       if n == 0 { break }
       count += n

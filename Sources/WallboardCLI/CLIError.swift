@@ -1,8 +1,9 @@
 public import DisplayCore
 public import Displays
-public import SourceKit
+public import EventSources
 public import Journal
 public import PNG
+public import SourceKit
 
 /// Everything that ends a command early, with the exit code `cli.md` gives it. A layer's own
 /// error is carried as it is (a `SourceError`, a `DisplayOpenError`, a `JournalError`…) and
@@ -28,13 +29,16 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
   /// An image that cannot be written (`snapshot --out`): exit 1, or 2 when the path is not a
   /// regular file's. `option` is what named the path.
   case output(PNGError, option: String)
+  /// A system call on an input file failed (the config, a layout): the call, its path and its
+  /// `errno`, and what the file was; exit 3, as a bad input is.
+  case system(SystemCallError, what: String)
   /// What the machine lacks (Wallboard's assets, a font that does not load): exit 1.
   case runtime(String)
 
   public var exitCode: Int32 {
     switch self {
     case .usage, .badValue: 2
-    case .badInput, .source: 3
+    case .badInput, .source, .system: 3
     case .display(let e): e.kind == .usage ? 2 : 1
     case .output(let e, _): e.kind == .notRegularFile ? 2 : 1
     case .displayLost, .journal, .runtime: 1
@@ -50,6 +54,7 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
     case .displayLost(let e): e.message
     case .journal(let e): e.description
     case .output(let e, let option): "\(option): \(e.message)"
+    case .system(let e, let what): "cannot read \(what): \(e)"
     }
   }
 
@@ -63,7 +68,7 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
     case .usage: true
     case .display(let e): e.kind == .usage
     case .output(let e, _): e.kind == .notRegularFile
-    case .badValue, .badInput, .source, .displayLost, .journal, .runtime: false
+    case .badValue, .badInput, .source, .system, .displayLost, .journal, .runtime: false
     }
   }
 }

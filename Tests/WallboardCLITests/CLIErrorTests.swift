@@ -73,6 +73,10 @@ struct CLIErrorTests {
       (.journal(journal), 1, "wallboard: \(journal)"),
       (.output(PNGError(.io, "open /o.png: denied"), option: "--out"), 1, "wallboard: --out: open /o.png: denied"),
       (.runtime("cannot find Wallboard's assets"), 1, "wallboard: cannot find Wallboard's assets"),
+      (
+        .system(SystemCallError(call: "open", path: "/c/x", errno: ENOTDIR), what: "the config file"), 3,
+        "wallboard: cannot read the config file: open /c/x: Not a directory"
+      ),
     ]
     for (error, code, text) in cases {
       #expect(error.exitCode == code, "\(error)")
@@ -106,5 +110,27 @@ struct CLIErrorTests {
     }
     #expect(e.source == "orchestra:" + missing)
     #expect(error?.exitCode == 3)
+  }
+
+  /// A config that cannot be opened is the call that failed, with its errno (not a guess at
+  /// why); one that is there but not a regular file, or too large, is a bad input, and never read.
+  @Test func aConfigThatCannotBeReadSaysWhichCallFailedAndWhy() throws {
+    let dir = try TempDir()
+    let file = dir.url.appendingPathComponent("plain").path
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    let under = file + "/wallboard.conf"
+    #expect(
+      throws: CLIError.system(SystemCallError(call: "open", path: under, errno: ENOTDIR), what: "the config file")
+    ) {
+      try TextFile.read(under, what: "config file")
+    }
+    let fifo = dir.url.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(throws: CLIError.badInput("\(fifo): the config file is a FIFO, not a regular file")) {
+      try TextFile.read(fifo, what: "config file")
+    }
+    let gone = dir.url.appendingPathComponent("gone").path
+    #expect(throws: CLIError.badInput("\(gone): no such config file")) { try TextFile.read(gone, what: "config file") }
+    #expect(CLIError.system(SystemCallError(call: "open", path: under, errno: ENOTDIR), what: "x").exitCode == 3)
   }
 }
