@@ -90,7 +90,7 @@ public final class JSONLinesFollower: MachineShell, @unchecked Sendable {
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
     first = start
-    let driver = MachineDriver(PollMachine(backoff: Backoff(seed: 0)), clock: clock, name: "wallboard \(origin)")
+    let driver = MachineDriver(PollMachine(), clock: clock, name: "wallboard \(origin)")
     let watcher =
       path == "-" ? nil : FileWatcher(mode: watchMode, pollInterval: pollInterval, debounce: 0.02, clock: clock)
     watcher?.watch(path)

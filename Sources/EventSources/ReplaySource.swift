@@ -85,7 +85,7 @@ public final class ReplaySource: EventSource, MachineShell, @unchecked Sendable 
       return
     }
     self.file = file
-    let driver = MachineDriver(PollMachine(backoff: Backoff(seed: 0)), clock: clock, name: "wallboard \(origin)")
+    let driver = MachineDriver(PollMachine(), clock: clock, name: "wallboard \(origin)")
     lock.withLock {
       self.deliver = deliver
       self.driver = driver
@@ -107,14 +107,11 @@ public final class ReplaySource: EventSource, MachineShell, @unchecked Sendable 
     let now = journalNow()
     do throws(JournalError) {
       let from: JournalFile.Start = played.map { .resuming($0) } ?? .beginning
-      var p = try file.play(through: now, settings: settings, from: from) { input, _ in
-        say(Self.received(input, now: clock.now()))
-      }
+      let deliver = { (input: BoardInput, _: Instant) in self.say(Self.received(input, now: self.clock.now())) }
+      var p = try file.play(through: now, settings: settings, from: from, deliver: deliver)
       guard !p.reachedEnd else {
         // Barriers after the last input are crossed too.
-        p = try file.play(through: nil, settings: settings, from: .resuming(p)) { input, _ in
-          say(Self.received(input, now: clock.now()))
-        }
+        p = try file.play(through: nil, settings: settings, from: .resuming(p), deliver: deliver)
         return [.looked(end(inputs: p.inputs, skipped: p.skippedSummary))]
       }
       played = p

@@ -5,7 +5,7 @@ public import WallboardCore
 /// `--source` spec by `SourceRegistry`. A source never touches board state: it hands
 /// `BoardInput`s to whoever started it.
 ///
-/// Two ways to read one: followed (`start`, on a thread of its own, until `stop`) for `run`;
+/// Two ways to read one: followed (`start`, on its `MachineDriver`'s thread, until `stop`) for `run`;
 /// and, for `inspect` and `snapshot`, read to its end on the caller's thread (`read`) when it is
 /// finite, or followed for `--settle` seconds when it is not.
 public protocol EventSource: AnyObject, Sendable {
@@ -14,7 +14,7 @@ public protocol EventSource: AnyObject, Sendable {
   /// Whether `read` takes it to its end (a file, the simulation up to a moment, a journal);
   /// otherwise it is followed live (a server, standard input, a workspace).
   var isFinite: Bool { get }
-  /// Follows the source on a thread of its own until `stop()`; inputs go to `deliver`.
+  /// Follows the source (on its driver's thread) until `stop()`; inputs go to `deliver`.
   func start(deliver: @escaping @Sendable (BoardInput) -> Void)
   /// Stops following; the thread ends soon after.
   func stop()

@@ -49,7 +49,9 @@ public struct PollMachine: SourceMachine {
   public private(set) var nextWake: Monotonic?
   private var backoff: Backoff
 
-  public init(backoff: Backoff) { self.backoff = backoff }
+  /// - Parameter backoff: the waits after failed looks (the default serves a shell whose looks
+  ///   never fail: a file followed, a journal replayed).
+  public init(backoff: Backoff = Backoff(seed: 0)) { self.backoff = backoff }
 
   public mutating func on(_ input: Input, at now: Monotonic, stamp: Instant) -> [Action] {
     guard !isStopped else { return [] }

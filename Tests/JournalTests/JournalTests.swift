@@ -237,17 +237,46 @@ struct RetentionTests {
 
 @Suite("The journal's edges: gaps, full compaction, settings, a paced replay")
 struct JournalEdgeTests {
-  @Test func aReplayFromTheStartCrossesAGapByItsSnapshot() throws {
-    let dir = try TempDir()
+  /// A journal with a gap: its first 100 inputs overflow the queue of a writer not yet started
+  /// (a gap snapshot follows), the rest are rows after it and no last snapshot is taken.
+  /// Returns its path and the board that wrote it.
+  /// A journal with a gap in the middle: a board journals 50 inputs; after a restart its next
+  /// 100 overflow the queue of a writer not yet started (a gap snapshot follows); the rest are
+  /// rows after it. Returns its path and the board that wrote it.
+  static func midGapJournal(in dir: TempDir) throws -> (String, BoardStore) {
+    let path = dir.url.appendingPathComponent("j.db").path
+    let inputs = JournalFixture.inputs(days: 8)
+    let first = try JournalWriter(path: path, snapshotEvery: 1_000_000, clock: .system)
+    var store = BoardStore(settings: BoardSettings(), recorder: first)
+    first.start()
+    store.apply(inputs.prefix(50))
+    first.close()
+    let second = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40, clock: .system)
+    store.recorder = second
+    store.apply(inputs.dropFirst(50).prefix(100))
+    second.start()
+    second.flush()
+    store.apply(inputs.dropFirst(150))
+    second.close()
+    return (path, store)
+  }
+
+  static func gapJournal(in dir: TempDir) throws -> (String, BoardStore) {
     let path = dir.url.appendingPathComponent("j.db").path
     let inputs = JournalFixture.inputs(days: 8)
     let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40, clock: .system)
     var store = BoardStore(settings: BoardSettings(), recorder: writer)
-    store.apply(inputs.prefix(100))  // not started: the queue overflows, a gap snapshot follows
+    store.apply(inputs.prefix(100))
     writer.start()
     writer.flush()
     store.apply(inputs.dropFirst(100))
-    writer.close()  // no last snapshot: the inputs after the gap are rows only
+    writer.close()
+    return (path, store)
+  }
+
+  @Test func aReplayFromTheStartCrossesAGapByItsSnapshot() throws {
+    let dir = try TempDir()
+    let (path, store) = try Self.gapJournal(in: dir)
     let file = try JournalFile(path: path, mode: .read)
     let snaps = try file.snapshots()
     #expect(snaps.contains { $0.gap })
@@ -264,34 +293,28 @@ struct JournalEdgeTests {
 
   /// A replay at its own pace plays a stretch at a time (up to the replay's clock, then on from
   /// there): the stretches together are the one playback, the gap crossed once.
-  @Test func aPlaybackResumedStretchByStretchIsTheWholeOne() throws {
+  @Test(arguments: [true, false]) func aPlaybackResumedStretchByStretchIsTheWholeOne(gapIsTheBase: Bool) throws {
     let dir = try TempDir()
-    let path = dir.url.appendingPathComponent("j.db").path
-    let inputs = JournalFixture.inputs(days: 8)
-    let writer = try JournalWriter(path: path, snapshotEvery: 1_000_000, maxPending: 40, clock: .system)
-    var store = BoardStore(settings: BoardSettings(), recorder: writer)
-    store.apply(inputs.prefix(100))  // not started: the queue overflows, a gap snapshot follows
-    writer.start()
-    writer.flush()
-    store.apply(inputs.dropFirst(100))
-    writer.close()
+    let (path, store) = try gapIsTheBase ? Self.gapJournal(in: dir) : Self.midGapJournal(in: dir)
     let file = try JournalFile(path: path, mode: .read)
+    #expect(try file.snapshots().first?.gap == gapIsTheBase)
     let whole = try file.play(through: nil, settings: BoardSettings(), from: .beginning) { _, _ in }
     var replay = BoardStore(settings: BoardSettings())
     var restored = 0
-    var played = try file.play(through: Make.t("2026-01-01T00:00:00Z"), settings: BoardSettings(), from: .beginning) {
-      i, at in
+    func take(_ i: BoardInput, at: Instant) {
       if case .restored = i { restored += 1 }
       replay.apply(i, at: at, asOfRule: .none)
     }
+    // The first stretch ends at the gap's moment: the gap is crossed, no input after it is
+    // played, and the next stretch resumes right there without crossing it again.
+    let gap = try #require(try file.snapshots().first(where: \.gap))
+    var played = try file.play(through: gap.at, settings: BoardSettings(), from: .beginning, deliver: take)
+    #expect(played.lastRow == gap.through && restored == 1)
     var stretches = 1
     while !played.reachedEnd, let next = try file.inputTime(after: played.lastRow) {
       // A stretch of ten minutes of the journal's time at a time.
-      played = try file.play(through: next.adding(seconds: 600), settings: BoardSettings(), from: .resuming(played)) {
-        i, at in
-        if case .restored = i { restored += 1 }
-        replay.apply(i, at: at, asOfRule: .none)
-      }
+      played = try file.play(
+        through: next.adding(seconds: 600), settings: BoardSettings(), from: .resuming(played), deliver: take)
       stretches += 1
     }
     #expect(stretches > 4)

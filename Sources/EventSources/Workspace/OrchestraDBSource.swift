@@ -124,21 +124,21 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
   public func perform(_ action: PollMachine.Action) -> [PollMachine.Input] {
     let deliver: @Sendable (BoardInput) -> Void = { [weak self] in self?.say($0) }
     let began = clock.monotonic().seconds
-    func down(_ status: ConnectionStatus, _ why: String) -> PollMachine.Look {
+    /// The store is not read: said once while it stays so.
+    func down(_ status: ConnectionStatus, _ why: String) {
       following = nil
       if lastDown != why {
         deliver(.connection(origin: origin, status: status, at: clock.now(), detail: why))
         lastDown = why
       }
-      return .failed(next: pollInterval, spent: clock.monotonic().seconds - began)
+    }
+    func failed(_ status: ConnectionStatus, _ why: String) -> [PollMachine.Input] {
+      down(status, why)
+      return [.looked(.failed(next: pollInterval, spent: clock.monotonic().seconds - began))]
     }
     let (path, detail) = locate()
     guard let path else {
-      following = nil
-      if lastDown != detail {
-        deliver(.connection(origin: origin, status: .offline, at: clock.now(), detail: detail))
-        lastDown = detail
-      }
+      down(.offline, detail)
       // A file not there yet costs nothing to look for.
       return [.looked(.read(next: pollInterval))]
     }
@@ -157,9 +157,9 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
         // Locked by the writer for longer than the busy timeout: the next poll tries again.
         return [.looked(.read(next: pollInterval))]
       } else if error.isCannotOpen {
-        return [.looked(down(.offline, "\(path): cannot open (\(error.message))"))]
+        return failed(.offline, "\(path): cannot open (\(error.message))")
       } else {
-        return [.looked(down(.reconnecting, error.description))]
+        return failed(.reconnecting, error.description)
       }
     }
   }

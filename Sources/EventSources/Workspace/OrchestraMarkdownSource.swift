@@ -104,7 +104,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unch
 
   public func start(deliver: @escaping @Sendable (BoardInput) -> Void) {
     let driver = MachineDriver(
-      PollMachine(backoff: Backoff(seed: 0)), clock: clock, name: "wallboard \(origin)")
+      PollMachine(), clock: clock, name: "wallboard \(origin)")
     lock.withLock {
       self.deliver = deliver
       self.driver = driver
