@@ -12,7 +12,10 @@ CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
 # among them: its ABI is declared in Sources/CSDL2/shim.h and the library is opened at run time,
 # so a board on DRM, the framebuffer, a terminal or a file never needs it (nor the Mesa, LLVM,
 # X11 and Wayland development packages libsdl2-dev would bring).
-BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsqlite3-dev libdrm-dev
+# ngtcp2 (0.12 on Debian 12) with its GnuTLS crypto and GnuTLS are the QUIC transport's
+# (`orchestra+quic://`); their runtime libraries are small, and GnuTLS is already on every Debian.
+BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsqlite3-dev libdrm-dev \
+	libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
 # The library a window needs at run time: `make run` shows one on a desktop, and the SDL tests
 # open windows (dummy driver, Xvfb).
 WINDOW_PACKAGES := libsdl2-2.0-0
@@ -20,8 +23,11 @@ WINDOW_PACKAGES := libsdl2-2.0-0
 # protobuf, protoc and the well-known .proto files (the Orchestra test peer), Xvfb (a real X
 # server for the SDL window tests) with xwininfo/xprop (x11-utils), xdotool and a window
 # manager (openbox) for the fullscreen tests, and systemd-analyze (systemd; procps for the unit's
-# /bin/kill, which `systemd-analyze verify` looks for) to measure the installed unit.
-TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox systemd procps
+# /bin/kill, which `systemd-analyze verify` looks for) to measure the installed unit; for the QUIC
+# tests, openssl (the test certificates) and python3-venv (the QUIC peer's venv under .build/,
+# where scripts/quic-venv.sh installs aioquic from PyPI: never into the system Python).
+TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox systemd procps \
+	openssl python3-venv
 # Debian packages `make vm-test` uses: QEMU, a static busybox for the guest, kmod (depmod and
 # modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
 # fetched with apt-get download into .build/vm-test, never installed.
@@ -77,6 +83,7 @@ run: run-deps
 # Builds and passes every test. A release build is installed into .build/install-test first, for
 # the tests that check it runs without the Swift toolchain (Tests/InstallTests).
 test: test-deps
+	scripts/quic-venv.sh > /dev/null
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	rm -rf $(INSTALL_TEST)
 	$(MAKE) --no-print-directory install DESTDIR=$(INSTALL_TEST) PREFIX=/usr/local
@@ -102,6 +109,7 @@ vm-test:
 # Foundation's one-time allocations at exit are not leaks of the board's (`make soak` measures
 # memory instead).
 sanitize: test-deps
+	scripts/quic-venv.sh > /dev/null
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(BUILD_FLAGS)
 	WALLBOARD_PYTHON=$(PYTHON) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan $(BUILD_FLAGS)

@@ -40,6 +40,14 @@ let package = Package(
     // The seam between a source's shell and a server's bytes: the Transport and TransportDialer
     // protocols, deadline reads on the one clock, and TCP as the first conformer (QUIC next).
     .target(name: "Transport", dependencies: ["Clock"], swiftSettings: strict),
+    // ngtcp2 (QUIC) with its GnuTLS crypto, and GnuTLS: Debian's libngtcp2-dev,
+    // libngtcp2-crypto-gnutls-dev and libgnutls28-dev; shim.h gives one spelling for 0.12 and 1.x.
+    .systemLibrary(
+      name: "CQUIC", pkgConfig: "libngtcp2_crypto_gnutls",
+      providers: [.apt(["libngtcp2-dev", "libngtcp2-crypto-gnutls-dev", "libgnutls28-dev"])]),
+    // The Orchestra protocol's QUIC transport: one connection on a thread of its own, a stream per
+    // request, mutual TLS with the Orchestra CA. The one module that imports CQUIC.
+    .target(name: "QUIC", dependencies: ["CQUIC", "Clock", "Transport"], swiftSettings: strict),
     // The pure half of the sources: the EventSource protocol, the registry and the specs, every
     // source's machine (the Orchestra session, the workspace, the push hint, polling, the
     // simulation), the workspace locator, backoff. No thread, no file, no socket.
@@ -51,7 +59,7 @@ let package = Package(
     .target(
       name: "EventSources",
       dependencies: [
-        "SourceKit", "WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport",
+        "SourceKit", "WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport", "QUIC",
       ],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
@@ -168,8 +176,12 @@ let package = Package(
       name: "EventSourcesTests",
       dependencies: [
         "EventSources", "SourceKit", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock",
-        "Transport",
+        "Transport", "QUIC",
       ],
+      swiftSettings: strict),
+    .testTarget(
+      name: "QUICTests",
+      dependencies: ["QUIC", "Transport", "Clock", "EventSources", "SourceKit", "WallboardCore", "Wire", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Clock", "TestSupport"],

@@ -36,6 +36,10 @@ struct OrchestraLink: Sendable {
         throw Failure(description: error.description)
       }
     }
+    do throws(TransportError) { try transport.finishWriting() } catch {
+      transport.close()
+      throw Failure(description: error.description)
+    }
     guard interrupter.register(transport) else {
       transport.close()
       throw Failure(description: "stopped")
@@ -49,7 +53,10 @@ struct OrchestraLink: Sendable {
     defer { transport.close() }
     guard interrupter.register(transport) else { throw Failure(description: "stopped") }
     defer { interrupter.unregister(transport) }
-    do throws(TransportError) { try transport.write(LengthPrefixFramer.frame(request.encode())) } catch {
+    do throws(TransportError) {
+      try transport.write(LengthPrefixFramer.frame(request.encode()))
+      try transport.finishWriting()
+    } catch {
       throw Failure(description: error.description)
     }
     var framer = LengthPrefixFramer()

@@ -5,8 +5,8 @@ public import Transport
 public import WallboardCore
 internal import Wire
 
-/// Follows an Orchestra server over its plugin protocol (`orchestra://HOST:PORT`, on TCP; the
-/// transport is the dialer's).
+/// Follows an Orchestra server over its plugin protocol: `orchestra://HOST:PORT` on TCP,
+/// `orchestra+quic://HOST:PORT` on QUIC with mutual TLS — the same source, another dialer.
 ///
 /// `OrchestraSessionMachine` holds all the logic; `MachineDriver` runs it on a thread of its
 /// own; the shell below does its actions through `OrchestraLink` (one long-lived subscription
@@ -145,7 +145,10 @@ final class OrchestraShell: MachineShell, @unchecked Sendable {
 
   func interrupt(stopping: Bool) { link.interrupter.interrupt(stopping: stopping) }
 
-  func finish() { closeStream() }
+  func finish() {
+    closeStream()
+    link.dialer.close()
+  }
 
   private func closeStream() {
     stream?.close()
@@ -167,14 +170,19 @@ extension OrchestraSource {
   struct Kind: SourceKind {
     var usage: String { "orchestra://HOST:PORT" }
     func parse(_ text: String) throws(SourceSpecError) -> (any SourceConfiguration)? {
-      guard text.hasPrefix("orchestra://") else { return nil }
-      let rest = text.dropFirst("orchestra://".count)
+      try Self.address(text, scheme: "orchestra://").map { Spec(host: $0.host, port: $0.port) }
+    }
+
+    /// HOST and PORT of `SCHEME` HOST:PORT (an IPv6 host in brackets); nil: another scheme.
+    static func address(_ text: String, scheme: String) throws(SourceSpecError) -> (host: String, port: Int)? {
+      guard text.hasPrefix(scheme) else { return nil }
+      let rest = text.dropFirst(scheme.count)
       guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
         (1...65535).contains(port), colon != rest.startIndex
-      else { throw SourceSpecError(text: text, problem: "expected orchestra://HOST:PORT with a port 1–65535") }
+      else { throw SourceSpecError(text: text, problem: "expected \(scheme)HOST:PORT with a port 1–65535") }
       var host = String(rest[..<colon])
       if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-      return Spec(host: host, port: port)
+      return (host, port)
     }
   }
 }

@@ -7,6 +7,7 @@ extension SourceRegistry {
     SimSource.Kind(),
     JSONLinesSource.Kind(),
     OrchestraSource.Kind(),
+    OrchestraQUICSource.Kind(),
     OrchestraWorkspaceSource.Kind(),
     OrchestraDBSource.Kind(),
     OrchestraMarkdownSource.Kind(),

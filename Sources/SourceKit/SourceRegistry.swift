@@ -14,16 +14,23 @@ public struct SourceContext: Sendable {
   /// What the board restored from its journal holds of each origin: a source that can go on
   /// from there (the simulation) does so instead of starting again.
   public var restored: [String: OriginState]
+  /// The folder of TLS certificates for the sources that dial with mutual TLS (`--certs`); nil:
+  /// their default, `~/.orchestra/certs`.
+  public var certificates: String?
   public init(
     locator: WorkspaceLocator, clock: Clock, projects: Set<String>? = nil,
-    settings: BoardSettings? = nil, restored: [String: OriginState] = [:]
+    settings: BoardSettings? = nil, restored: [String: OriginState] = [:], certificates: String? = nil
   ) {
     self.locator = locator
     self.clock = clock
     self.projects = projects
     self.settings = settings
     self.restored = restored
+    self.certificates = certificates
   }
+
+  /// Where the certificates are: `--certs`, else `~/.orchestra/certs`.
+  public var certificateFolder: String { certificates ?? "\(locator.home)/.orchestra/certs" }
 }
 
 /// The kinds of source a build has, in the order values are tried (`orchestra://` before

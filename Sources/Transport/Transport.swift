@@ -19,11 +19,19 @@ public protocol Transport: AnyObject, Sendable {
   /// What the peer sent, up to a bounded chunk; `.idle` when the deadline passed or the read
   /// was interrupted first; `.closed` when the peer ended the stream in order.
   func read(until deadline: Monotonic) throws(TransportError) -> TransportRead
+  /// Says the request is whole: nothing more will be written (a QUIC stream's FIN). The
+  /// default does nothing: the plain TCP endpoint reads one request per connection, and a
+  /// half-closed connection would end a subscription there.
+  func finishWriting() throws(TransportError)
   /// Makes a read in progress (or the next) return `.idle` now. From any thread.
   func interrupt()
   /// Ends the stream and frees what it holds; reads and writes after it fail, a second call does
   /// nothing. From the thread that uses it.
   func close()
+}
+
+extension Transport {
+  public func finishWriting() throws(TransportError) {}
 }
 
 /// What one read of a transport gave.
@@ -39,6 +47,13 @@ public enum TransportRead: Hashable, Sendable {
 public protocol TransportDialer: Sendable {
   /// Opens a stream to `host:port`, giving up at `deadline`.
   func open(host: String, port: Int, until deadline: Monotonic) throws(TransportError) -> any Transport
+  /// Lets go of what the dialer keeps between streams (a QUIC connection); the next `open`
+  /// makes it again. The default keeps nothing.
+  func close()
+}
+
+extension TransportDialer {
+  public func close() {}
 }
 
 /// Why a transport could not be opened or used: what was tried with whom, and the system's

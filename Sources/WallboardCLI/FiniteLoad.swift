@@ -37,8 +37,8 @@ public struct FiniteLoad: Sendable {
     let env = environment ?? ProcessInfo.processInfo.environment
     // A path a source names that is not there is refused before anything is read or written.
     let context = SourceSet.context(
-      projects: options.filter.projects, settings: options.boardSettings, environment: env,
-      clock: clock)
+      projects: options.filter.projects, settings: options.boardSettings, certificates: options.certificates,
+      environment: env, clock: clock)
     try SourceSet.checkPaths(options.effectiveSources, context: context)
     var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var warnings: [String] = []
@@ -50,7 +50,7 @@ public struct FiniteLoad: Sendable {
     let deadline = TimeLimit(clock: clock, seconds: options.wait)
     let sources = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
-      settings: options.boardSettings, restored: store.state.origins,
+      settings: options.boardSettings, restored: store.state.origins, certificates: options.certificates,
       environment: env, clock: clock)
     // The board a journal restored agrees with the sources (`JournalPlace.keep`).
     JournalPlace.keep(&store, to: sources, at: present)

@@ -37,7 +37,8 @@ struct LiveRun {
     // declared) left goes before any source starts.
     let made = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
-      settings: options.boardSettings, restored: store.state.origins, environment: environment, clock: clock)
+      settings: options.boardSettings, restored: store.state.origins, certificates: options.certificates,
+      environment: environment, clock: clock)
     JournalPlace.keep(&store, to: made, at: restoredAt)
     // Every source is on the board from the first frame, connecting until it says otherwise.
     for i in SourceSet.announce(made, at: clock.now()) { store.apply(i) }

@@ -232,6 +232,15 @@ enum OptionTable {
       try nonEmpty("--journal", v)
       o.journal = v
     },
+    OptionSpec(
+      name: "--certs", value: "DIR",
+      help:
+        "certificates for orchestra+quic:// sources: ca.crt checks the server; wallboard-client.crt and .key, "
+        + "when present, are the board's own; default ~/.orchestra/certs"
+    ) { o, v throws(CLIError) in
+      try nonEmpty("--certs", v)
+      o.certificates = v
+    },
     OptionSpec(name: "--no-journal", value: nil, help: "keep no journal and restore none") {
       o, _ throws(CLIError) in o.noJournal = true
     },

@@ -40,6 +40,8 @@ public struct Options: Sendable {
   public var unit: UnitChoice = .auto
   /// The cumulative flow's window when no sprint is active, in days (`Flow.dayRange`).
   public var flowDays = Flow.defaultDays
+  /// `--certs`: the TLS certificate folder of `orchestra+quic://` sources (nil: `~/.orchestra/certs`).
+  public var certificates: String?
   /// `--journal`: the journal to restore from and record to.
   public var journal: String?
   public var noJournal = false

@@ -18,9 +18,10 @@ final class SourceSet {
   /// of each origin (the simulation goes on from there).
   static func make(
     _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], settings: BoardSettings? = nil,
-    restored: [String: OriginState] = [:], environment: [String: String], clock: Clock
+    restored: [String: OriginState] = [:], certificates: String? = nil, environment: [String: String], clock: Clock
   ) throws(CLIError) -> [any EventSource] {
-    var context = Self.context(projects: projects, settings: settings, environment: environment, clock: clock)
+    var context = Self.context(
+      projects: projects, settings: settings, certificates: certificates, environment: environment, clock: clock)
     context.restored = restored
     var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
@@ -34,11 +35,12 @@ final class SourceSet {
   /// What making a source may need. `--project`: the workspace sources leave other projects'
   /// features unread (the board's filter would keep them aside anyway).
   static func context(
-    projects: [String] = [], settings: BoardSettings? = nil, environment: [String: String], clock: Clock
+    projects: [String] = [], settings: BoardSettings? = nil, certificates: String? = nil,
+    environment: [String: String], clock: Clock
   ) -> SourceContext {
     SourceContext(
       locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects),
-      settings: settings)
+      settings: settings, certificates: certificates)
   }
 
   /// Refuses, for `snapshot` and `inspect`, a source with nothing at the path it names (a

@@ -2,49 +2,15 @@ import Clock
 import EventSources
 import Foundation
 import Projections
+import QUIC
 import SourceKit
 import TestSupport
 import Testing
 import WallboardCore
 
-/// Collects a live source's inputs and reduces them on demand.
-final class LiveBoard: @unchecked Sendable {
-  private let lock = NSLock()
-  private var inputs: [BoardInput] = []
-  private var state = BoardState()
-  private(set) var statuses: [ConnectionStatus] = []
-  /// How many `board.snapshot` events arrived: one per `board_snapshot` call the source made.
-  private(set) var snapshots = 0
-
-  func put(_ i: BoardInput) { lock.withLock { inputs.append(i) } }
-
-  /// The board now.
-  func board() -> BoardState {
-    lock.withLock {
-      for i in inputs {
-        if case .connection(_, let s, _, _) = i, statuses.last != s { statuses.append(s) }
-        if case .event(let e) = i, case .boardSnapshot = e.body { snapshots += 1 }
-        Reducer.reduce(into: &state, i)
-      }
-      inputs.removeAll()
-      return state
-    }
-  }
-
-  /// Waits until `condition` holds for the board, at most `timeout` seconds.
-  @discardableResult
-  func wait(_ timeout: Double = 10, _ condition: (BoardState) -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while Date() < end {
-      if condition(board()) { return true }
-      Thread.sleep(forTimeInterval: 0.05)
-    }
-    return condition(board())
-  }
-}
-
 /// The Orchestra source against the Python peer (Google's protobuf runtime), healthy and
-/// misbehaving.
+/// misbehaving, on TCP and on QUIC (`orchestra+quic://`: the same source with the QUIC dialer,
+/// mutual TLS with the test certificates, against aioquic): the same comparisons on both.
 @Suite("Orchestra source against the test peer", .serialized)
 struct OrchestraSourceTests {
   static var settings: OrchestraSource.Settings {
@@ -85,10 +51,27 @@ struct OrchestraSourceTests {
 
   static func status(_ s: BoardState, _ origin: String) -> ConnectionStatus? { s.origins[origin]?.connection }
 
-  func start(_ peer: OrchestraPeer) -> (OrchestraSource, LiveBoard, String) {
-    let origin = "orchestra://127.0.0.1:\(peer.port)"
-    let source = OrchestraSource(
-      host: "127.0.0.1", port: peer.port, origin: origin, settings: Self.settings, clock: .system)
+  /// The source for `peer`'s wire: TCP, or QUIC with the test certificates.
+  static func source(port: Int, wire: OrchestraPeer.Wire) throws -> (OrchestraSource, String) {
+    switch wire {
+    case .tcp:
+      let origin = "orchestra://127.0.0.1:\(port)"
+      return (
+        OrchestraSource(host: "127.0.0.1", port: port, origin: origin, settings: settings, clock: .system), origin
+      )
+    case .quic:
+      let origin = "orchestra+quic://127.0.0.1:\(port)"
+      let dialer = QUICDialer(certificates: try TestCertificates.folder(), clock: .system)
+      return (
+        OrchestraSource(
+          host: "127.0.0.1", port: port, origin: origin, settings: settings, clock: .system, dialer: dialer),
+        origin
+      )
+    }
+  }
+
+  func start(_ peer: OrchestraPeer) throws -> (OrchestraSource, LiveBoard, String) {
+    let (source, origin) = try Self.source(port: peer.port, wire: peer.wire)
     let board = LiveBoard()
     source.start { board.put($0) }
     return (source, board, origin)
@@ -96,19 +79,20 @@ struct OrchestraSourceTests {
 
   /// Runs `body` against a peer serving the worked example, once the source is live on it.
   func withLiveSource(
-    _ body: (OrchestraPeer, OrchestraSource, LiveBoard, String) throws -> Void
+    _ wire: OrchestraPeer.Wire, _ body: (OrchestraPeer, OrchestraSource, LiveBoard, String) throws -> Void
   ) throws {
     let peer = try OrchestraPeer(
-      events: Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path)
+      wire, events: Paths.fixtures.appendingPathComponent("reference/examples/worked-example.jsonl").path)
     defer { peer.stop() }
-    let (source, board, origin) = start(peer)
+    let (source, board, origin) = try start(peer)
     defer { source.stop() }
     #expect(board.wait { Self.status($0, origin) == .live && $0.features.count == 4 })
     try body(peer, source, board, origin)
   }
 
-  @Test func bootstrapsThenFollowsLiveEvents() throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func bootstrapsThenFollowsLiveEvents(wire: OrchestraPeer.Wire) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       #expect(board.board().activeSprint()?.id == "s1")
       try Self.publish(peer, "feature.updated", #"{"id":"A","status":"in_progress"}"#)
       try Self.publish(peer, "feature.created", #"{"id":"E","title":"New","status":"todo","points":2}"#)
@@ -118,9 +102,9 @@ struct OrchestraSourceTests {
     }
   }
 
-  @Test(arguments: ["die_mid_frame", "garbage", "oversize", "drop"])
-  func recoversFromAMisbehavingServer(command: String) throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both, ["die_mid_frame", "garbage", "oversize", "drop"])
+  func recoversFromAMisbehavingServer(wire: OrchestraPeer.Wire, command: String) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       _ = try peer.send(#"{"cmd":"\#(command)"}"#)
       try Self.publish(peer, "feature.updated", #"{"id":"C","status":"in-review"}"#)
       #expect(board.wait { _ in board.statuses.contains(.reconnecting) }, "the break shows")
@@ -133,8 +117,9 @@ struct OrchestraSourceTests {
     }
   }
 
-  @Test func stalledServerIsDroppedThenReconnects() throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func stalledServerIsDroppedThenReconnects(wire: OrchestraPeer.Wire) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       // The stream socket stays open but nothing answers, health included (a half-open server).
       _ = try peer.send(#"{"cmd":"stall","seconds":3.5}"#)
       #expect(
@@ -144,8 +129,9 @@ struct OrchestraSourceTests {
     }
   }
 
-  @Test func tenRestartsInARowLoseNothingAndDoubleNothing() throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func tenRestartsInARowLoseNothingAndDoubleNothing(wire: OrchestraPeer.Wire) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       for i in 0..<10 {
         _ = try peer.send(#"{"cmd":"restart","down_seconds":0.2}"#, timeout: 5)
         try Self.publish(
@@ -161,11 +147,13 @@ struct OrchestraSourceTests {
   }
 
   /// Whether the server ends the refused stream with an orderly close or a reset (RST).
-  @Test(arguments: ["health-only", "health-only-reset"])
-  func healthOnlyServerShowsHealthyWithoutAStream(mode: String) throws {
-    let peer = try OrchestraPeer(mode: mode)
+  @Test(arguments: [
+    (OrchestraPeer.Wire.tcp, "health-only"), (.tcp, "health-only-reset"), (.quic(), "health-only"),
+  ])
+  func healthOnlyServerShowsHealthyWithoutAStream(wire: OrchestraPeer.Wire, mode: String) throws {
+    let peer = try OrchestraPeer(wire, mode: mode)
     defer { peer.stop() }
-    let (source, board, origin) = start(peer)
+    let (source, board, origin) = try start(peer)
     defer { source.stop() }
     #expect(board.wait { $0.origins[origin]?.connectionDetail == "server healthy; no event stream available" })
     #expect(Self.status(board.board(), origin) == .live)
@@ -174,12 +162,12 @@ struct OrchestraSourceTests {
     #expect(Self.status(board.board(), origin) == .live)
   }
 
-  @Test func deadServerIsOfflineWithACountdown() throws {
-    let peer = try OrchestraPeer()
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func deadServerIsOfflineWithACountdown(wire: OrchestraPeer.Wire) throws {
+    let peer = try OrchestraPeer(wire)
     let port = peer.port
     peer.stop()
-    let origin = "orchestra://127.0.0.1:\(port)"
-    let source = OrchestraSource(host: "127.0.0.1", port: port, origin: origin, settings: Self.settings, clock: .system)
+    let (source, origin) = try Self.source(port: port, wire: wire)
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }
@@ -197,8 +185,9 @@ struct OrchestraSourceTests {
     return try #require(obj["seq"] as? Int)
   }
 
-  @Test func aRejectedPayloadOrATopicNotSubscribedToIsNoGap() throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func aRejectedPayloadOrATopicNotSubscribedToIsNoGap(wire: OrchestraPeer.Wire) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       let snapshots = board.snapshots
       let seq = try Self.truthSeq(peer)
       // A valid envelope whose payload the board rejects (a number for a status)…
@@ -223,8 +212,9 @@ struct OrchestraSourceTests {
     }
   }
 
-  @Test func aBurstOfGapsSharesAFewResyncs() throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func aBurstOfGapsSharesAFewResyncs(wire: OrchestraPeer.Wire) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       let before = board.snapshots
       let seq = try Self.truthSeq(peer)
       // 300 gaps in a row: every other number never arrives.
@@ -249,8 +239,9 @@ struct OrchestraSourceTests {
     }
   }
 
-  @Test func aSequenceGapTriggersAResync() throws {
-    try withLiveSource { peer, source, board, origin in
+  @Test(arguments: OrchestraPeer.Wire.both)
+  func aSequenceGapTriggersAResync(wire: OrchestraPeer.Wire) throws {
+    try withLiveSource(wire) { peer, source, board, origin in
       // A lost event: the server's truth changes but nothing is delivered…
       _ = try peer.send(
         #"{"cmd":"publish","silent":true,"event":{"topic":"feature.updated","payload":{"id":"B","status":"blocked"}}}"#)

@@ -6,9 +6,10 @@ import Foundation
   import Darwin
 #endif
 
-/// The Orchestra test peer (`Tests/OrchestraPeer/peer.py`) as a child process.
+/// The Orchestra test peer as a child process: `Tests/OrchestraPeer/peer.py` on TCP, or
+/// `quic_peer.py` (aioquic, in the venv `make test` makes) on QUIC with the test certificates.
 ///
-/// Starts `python3 peer.py --port 0`, reads its `PORT n` line, and drives its control channel:
+/// Starts the peer with `--port 0`, reads its `PORT n` line, and drives its control channel:
 /// `send` writes one JSON command line and returns the reply lines, the last being `OK <cmd>`.
 /// Data lines (`snapshot`, `connections`) come before the `OK` line. The process ends in `stop()`
 /// or `deinit` (quit, then terminate, then wait); it also quits by itself when our end of its
@@ -37,8 +38,29 @@ public final class OrchestraPeer: @unchecked Sendable {
     }
   }
 
-  /// The TCP port the peer listens on, on 127.0.0.1.
+  /// What the peer speaks.
+  public enum Wire: Sendable, Hashable, CustomStringConvertible {
+    /// `peer.py`: framed protobuf on plain TCP.
+    case tcp
+    /// `quic_peer.py`: the same on QUIC, TLS 1.3 with `TestCertificates`, client certificates
+    /// asked for and checked when given; `arguments` are more of its options (`--alpn x`,
+    /// `--cert other-server.crt`, `--client-cert required`).
+    case quic(arguments: [String] = [])
+
+    public var description: String {
+      switch self {
+      case .tcp: "tcp"
+      case .quic(let a): a.isEmpty ? "quic" : "quic " + a.joined(separator: " ")
+      }
+    }
+
+    /// The peer over each wire, for tests that run on both.
+    public static let both: [Wire] = [.tcp, .quic()]
+  }
+
+  /// The port the peer listens on, on 127.0.0.1 (TCP or UDP).
   public let port: Int
+  public let wire: Wire
 
   private let process: Process
   private let input: FileHandle
@@ -53,18 +75,23 @@ public final class OrchestraPeer: @unchecked Sendable {
   ///   - quiet: no log lines from the peer on stderr.
   ///   - startTimeout: seconds to wait for `PORT n` (the first run compiles the .proto).
   public init(
-    mode: String = "full", snapshot: String? = nil, events: String? = nil, quiet: Bool = true,
-    startTimeout: Double = 30, filePath: String = #filePath
+    _ wire: Wire = .tcp, mode: String = "full", snapshot: String? = nil, events: String? = nil, quiet: Bool = true,
+    startTimeout: Double = 30
   ) throws {
     // Writing to a peer that died must be an error, not a signal that ends the test run.
     signal(SIGPIPE, SIG_IGN)
-    // This file is <repo>/Tests/TestSupport/OrchestraPeer.swift.
-    let repo = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let script = repo.appendingPathComponent("Tests/OrchestraPeer/peer.py").path
-    var arguments = [
-      Python.interpreter, "-B", script, "--port", "0", "--mode", mode,
-    ]
+    let folder = Paths.repoRoot.appendingPathComponent("Tests/OrchestraPeer")
+    var arguments: [String]
+    switch wire {
+    case .tcp:
+      arguments = [Python.interpreter, "-B", folder.appendingPathComponent("peer.py").path]
+    case .quic(let more):
+      arguments =
+        [try Python.quicInterpreter(), "-B", folder.appendingPathComponent("quic_peer.py").path]
+        + ["--certs", try TestCertificates.folder()] + more
+    }
+    arguments += ["--port", "0", "--mode", mode]
+    self.wire = wire
     if let snapshot { arguments += ["--snapshot", snapshot] }
     if let events { arguments += ["--events", events] }
     if quiet { arguments.append("--quiet") }

@@ -11,6 +11,18 @@ public enum Python {
   /// The interpreter: `$WALLBOARD_PYTHON` (`make test` sets Debian's), else `python3` on `PATH`.
   public static var interpreter: String { ProcessInfo.processInfo.environment["WALLBOARD_PYTHON"] ?? "python3" }
 
+  /// The Python of the QUIC test peer: `$WALLBOARD_QUIC_PYTHON`, else the venv `make test` makes
+  /// (`scripts/quic-venv.sh`: Debian's Python with aioquic from PyPI, under `.build/`); an
+  /// error saying how to make it when it is not there.
+  public static func quicInterpreter() throws -> String {
+    if let p = ProcessInfo.processInfo.environment["WALLBOARD_QUIC_PYTHON"] { return p }
+    let venv = Paths.repoRoot.appendingPathComponent(".build/quic-venv/bin/python").path
+    guard FileManager.default.isExecutableFile(atPath: venv) else {
+      throw Failed(description: "no QUIC peer Python at \(venv): run scripts/quic-venv.sh (make test does)")
+    }
+    return venv
+  }
+
   /// Runs `python3 -B <arguments>` (no `__pycache__` left in the tree) with `input` on stdin;
   /// returns stdout, throws with stderr. Still running after `timeout` seconds, it is killed and
   /// the test fails (`Deadline`).
