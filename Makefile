@@ -25,9 +25,11 @@ WINDOW_PACKAGES := libsdl2-2.0-0
 # manager (openbox) for the fullscreen tests, and systemd-analyze (systemd; procps for the unit's
 # /bin/kill, which `systemd-analyze verify` looks for) to measure the installed unit; for the QUIC
 # tests, openssl (the test certificates) and python3-venv (the QUIC peer's venv under .build/,
-# where scripts/quic-venv.sh installs aioquic from PyPI: never into the system Python).
+# where scripts/quic-venv.sh installs aioquic from PyPI: never into the system Python), and Go
+# with Debian's quic-go for the peer configured like upstream's orchestrator
+# (scripts/upstream-peer.sh builds it offline).
 TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox systemd procps \
-	openssl python3-venv
+	openssl python3-venv golang-go golang-github-lucas-clemente-quic-go-dev
 # Debian packages `make vm-test` uses: QEMU, a static busybox for the guest, kmod (depmod and
 # modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
 # fetched with apt-get download into .build/vm-test, never installed.
@@ -84,6 +86,7 @@ run: run-deps
 # the tests that check it runs without the Swift toolchain (Tests/InstallTests).
 test: test-deps
 	scripts/quic-venv.sh > /dev/null
+	scripts/upstream-peer.sh > /dev/null
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	rm -rf $(INSTALL_TEST)
 	$(MAKE) --no-print-directory install DESTDIR=$(INSTALL_TEST) PREFIX=/usr/local
@@ -110,6 +113,7 @@ vm-test:
 # memory instead).
 sanitize: test-deps
 	scripts/quic-venv.sh > /dev/null
+	scripts/upstream-peer.sh > /dev/null
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(BUILD_FLAGS)
 	WALLBOARD_PYTHON=$(PYTHON) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan $(BUILD_FLAGS)

@@ -116,6 +116,18 @@ final class OrchestraShell: MachineShell, @unchecked Sendable {
       }
     case .checkHealth:
       return [health()]
+    case .callTool(let tool):
+      let request = PluginRequest(requestId: "tool-\(clock.now().millis)", request: .toolCall(tool))
+      do throws(OrchestraLink.Failure) {
+        let answer = try link.call(
+          request, timeout: settings.requestTimeout, connectTimeout: settings.connectTimeout)
+        guard case .toolCall(let t)? = answer.response else {
+          return [.toolFailed("\(tool.toolName): unexpected answer")]
+        }
+        return [.toolAnswered(t)]
+      } catch {
+        return [.toolFailed("\(tool.toolName): \(error.description)")]
+      }
     }
   }
 

@@ -11,8 +11,10 @@ public import Wire
 /// resync due (at most one per `resyncInterval`); nothing heard for `silenceLimit`, a failed
 /// health check, or the stream ending drops the attempt, and the next comes after a backoff. A
 /// stream that ends (closed or reset) before any acknowledgement, by a server that answers
-/// health, is a health-only server: shown live and healthy, asked for health, tried again at
-/// the longest backoff.
+/// health, publishes no events (upstream's orchestrator): its features are read through its
+/// tools instead (`FeatureToolsReader`: a pass every `toolsInterval`, details only for what
+/// changed), or, with no such tools, it is a health-only server: shown live and healthy, asked
+/// for health. Either way the event stream is tried again at the longest backoff.
 public struct OrchestraSessionMachine: SourceMachine {
   /// Timings.
   public struct Settings: Hashable, Sendable {
@@ -26,6 +28,8 @@ public struct OrchestraSessionMachine: SourceMachine {
     public var silenceLimit = 30.0
     /// At most one resync (`board_snapshot` after a gap) per this many seconds.
     public var resyncInterval = 2.0
+    /// A server without events: its features tools are read again this long after a pass.
+    public var toolsInterval = 10.0
     public init() {}
   }
 
@@ -47,6 +51,9 @@ public struct OrchestraSessionMachine: SourceMachine {
     /// The answer to `checkHealth`: healthy (or degraded), or why not.
     case healthy
     case unhealthy(String)
+    /// The answer to `callTool`, or why there was none (the call failed on the way).
+    case toolAnswered(ToolResponse)
+    case toolFailed(String)
     case stop
   }
 
@@ -60,6 +67,8 @@ public struct OrchestraSessionMachine: SourceMachine {
     case callSnapshot
     /// Ask health on a short connection; answer `.healthy` or `.unhealthy`.
     case checkHealth
+    /// Call this tool on a short connection; answer `.toolAnswered` or `.toolFailed`.
+    case callTool(ToolRequest)
     /// Hand this to the board.
     case deliver(BoardInput)
   }
@@ -77,6 +86,9 @@ public struct OrchestraSessionMachine: SourceMachine {
     case probing(reason: String)
     /// A server that answers only health: asked every `healthInterval`, tried again at `retryAt`.
     case healthOnly
+    /// A server without events, read through its features tools: a pass every
+    /// `toolsInterval`, the event stream tried again at `retryAt`.
+    case reading
     /// Waiting to try again at `retryAt`.
     case waiting
     case stopped
@@ -84,6 +96,10 @@ public struct OrchestraSessionMachine: SourceMachine {
 
   public static let healthOnlyDetail = "server healthy; no event stream available"
   public static let partialDetail = "no board_snapshot tool on the server: live events only"
+  /// The detail of a source that reads a server's features tools.
+  public static func readingDetail(every seconds: Double) -> String {
+    "no event stream on the server: reading its features tools every \(Int(seconds.rounded())) s"
+  }
 
   public let origin: String
   public let settings: Settings
@@ -107,6 +123,10 @@ public struct OrchestraSessionMachine: SourceMachine {
   private var snapshotPending = false
   private var resyncDue = false
   private var nextResyncAllowed: Monotonic?
+  private var reader = FeatureToolsReader()
+  /// When the next pass of the features tools begins, while reading.
+  private var nextPass: Monotonic?
+  private var toolPending = false
   /// The wall time of the input being taken: what delivered inputs are stamped with.
   private var stamp = Instant(millis: 0)
 
@@ -124,7 +144,7 @@ public struct OrchestraSessionMachine: SourceMachine {
 
   /// The latest instant by which the shell must feed `.tick` (or another input).
   public var nextWake: Monotonic? {
-    [retryAt, nextHealth, lastHeard.map { $0.adding(seconds: settings.silenceLimit) }, resyncWake]
+    [retryAt, nextHealth, lastHeard.map { $0.adding(seconds: settings.silenceLimit) }, resyncWake, nextPass]
       .compactMap { $0 }.min()
   }
 
@@ -137,7 +157,9 @@ public struct OrchestraSessionMachine: SourceMachine {
     var out: [Action] = []
     if case .stop = input {
       if phase != .stopped {
-        if phase != .idle && phase != .waiting && phase != .healthOnly { out.append(.closeStream) }
+        if phase != .idle && phase != .waiting && phase != .healthOnly && phase != .reading {
+          out.append(.closeStream)
+        }
         out.append(.deliver(.connection(origin: origin, status: .offline, at: stamp, detail: "stopped")))
         phase = .stopped
         retryAt = nil
@@ -193,14 +215,29 @@ public struct OrchestraSessionMachine: SourceMachine {
         fail(why, at: now, &out)
       }
     case (.probing, .healthy):
+      // No events: does it have the features tools?
       healthPending = false
       out.append(.closeStream)
-      out.append(.deliver(.connection(origin: origin, status: .live, at: stamp, detail: Self.healthOnlyDetail)))
-      phase = .healthOnly
-      lastError = Self.healthOnlyDetail
-      retryAt = now.adding(seconds: backoff.longest())
-      nextHealth = now.adding(seconds: settings.healthInterval)
+      phase = .reading
       lastHeard = nil
+      nextHealth = nil
+      retryAt = now.adding(seconds: backoff.longest())
+      beginPass(&out)
+    case (.reading, .toolAnswered(let t)):
+      toolPending = false
+      step(reader.take(t, at: stamp), at: now, &out)
+    case (.reading, .toolFailed(let why)):
+      toolPending = false
+      fail(why, at: now, &out)
+    case (.reading, .tick):
+      if toolPending || reader.isReading {
+        break
+      } else if let r = retryAt, now >= r {
+        nextPass = nil
+        beginAttempt(at: now, &out)
+      } else if let p = nextPass, now >= p {
+        beginPass(&out)
+      }
     case (.probing(let why), .unhealthy):
       healthPending = false
       fail(why, at: now, &out)
@@ -243,8 +280,44 @@ public struct OrchestraSessionMachine: SourceMachine {
 
   // MARK: Steps
 
+  /// A pass of the features tools begins.
+  private mutating func beginPass(_ out: inout [Action]) {
+    nextPass = nil
+    toolPending = true
+    out.append(.callTool(reader.begin()))
+  }
+
+  /// What the reader says after an answer.
+  private mutating func step(_ step: FeatureToolsReader.Step, at now: Monotonic, _ out: inout [Action]) {
+    switch step {
+    case .call(let request):
+      toolPending = true
+      out.append(.callTool(request))
+    case .unavailable:
+      // No tools either: a server that answers only health.
+      out.append(.deliver(.connection(origin: origin, status: .live, at: stamp, detail: Self.healthOnlyDetail)))
+      phase = .healthOnly
+      lastError = Self.healthOnlyDetail
+      nextHealth = now.adding(seconds: settings.healthInterval)
+    case .finished(let snapshot, let problems):
+      let detail = Self.readingDetail(every: settings.toolsInterval)
+      if lastError != detail || liveSince == nil {
+        liveSince = liveSince ?? now
+        lastError = detail
+        out.append(.deliver(.connection(origin: origin, status: .live, at: stamp, detail: detail)))
+      }
+      for p in problems { out.append(.deliver(.rejected(origin: origin, at: stamp, reason: p))) }
+      if let snapshot {
+        out.append(
+          .deliver(.event(Event(origin: origin, seq: nil, time: stamp, receivedAt: stamp, body: .boardSnapshot(snapshot)))))
+      }
+      nextPass = now.adding(seconds: settings.toolsInterval)
+    }
+  }
+
   private mutating func beginAttempt(at now: Monotonic, _ out: inout [Action]) {
-    if lastError != Self.healthOnlyDetail {
+    // A server shown live without events stays so while its stream is tried again.
+    if lastError != Self.healthOnlyDetail && lastError != Self.readingDetail(every: settings.toolsInterval) {
       let status: ConnectionStatus = attempt == 0 ? .connecting : attempt >= 5 ? .offline : .reconnecting
       out.append(.deliver(.connection(origin: origin, status: status, at: stamp, detail: lastError)))
     }
@@ -261,6 +334,8 @@ public struct OrchestraSessionMachine: SourceMachine {
     nextResyncAllowed = nil
     snapshotPending = false
     healthPending = false
+    toolPending = false
+    nextPass = nil
     out.append(.openStream(topics: topics))
   }
 
@@ -275,6 +350,7 @@ public struct OrchestraSessionMachine: SourceMachine {
     phase = .waiting
     lastHeard = nil
     nextHealth = nil
+    nextPass = nil
     resyncDue = false
     // A few quick retries show as reconnecting; a server that stays away is offline.
     let status: ConnectionStatus = attempt >= 5 ? .offline : .reconnecting

@@ -59,7 +59,7 @@ struct OrchestraSourceTests {
       return (
         OrchestraSource(host: "127.0.0.1", port: port, origin: origin, settings: settings, clock: .system), origin
       )
-    case .quic:
+    case .quic, .upstream:
       let origin = "orchestra+quic://127.0.0.1:\(port)"
       let dialer = QUICDialer(certificates: try TestCertificates.folder(), clock: .system)
       return (

@@ -197,13 +197,22 @@ struct OrchestraSessionMachineTests {
     #expect(wait >= 0.8 && wait <= 1.2)
   }
 
-  @Test func aStreamRefusedBeforeAnyAcknowledgementByAHealthyServerIsHealthOnly() {
+  /// The first call of a pass of the features tools, as the machine makes it.
+  static var listProjects: M.Action {
+    .callTool(ToolRequest(toolName: "list_projects", arguments: [:], callerPlugin: "wallboard"))
+  }
+
+  @Test func aStreamRefusedBeforeAnyAcknowledgementByAHealthyServerWithoutToolsIsHealthOnly() {
     var m = M(origin: Self.origin, settings: Self.settings, seed: 7)
     _ = m.on(.start, at: Self.at(0))
     _ = m.on(.opened, at: Self.at(0.1))
     _ = m.on(.snapshotAnswered(ToolResponse(success: false, errorMessage: "unknown tool")), at: Self.at(0.2))
     #expect(m.on(.streamEnded("Connection reset by peer"), at: Self.at(0.3)) == [.checkHealth])
-    let healthy = m.on(.healthy, at: Self.at(0.4))
+    // No events: are there features tools? None.
+    #expect(m.on(.healthy, at: Self.at(0.4)) == [.closeStream, Self.listProjects])
+    let healthy = m.on(
+      .toolAnswered(ToolResponse(success: false, errorCode: "tool_not_found", errorMessage: "no plugin")),
+      at: Self.at(0.4))
     guard case .connection(_, .live, _, let detail)? = Self.delivered(healthy).last else {
       Issue.record("not live: \(healthy)")
       return
@@ -216,6 +225,61 @@ struct OrchestraSessionMachineTests {
     let retry = m.retryAt!
     #expect(retry.seconds(since: Self.at(0.4)) >= 24)
     #expect(m.on(.tick, at: retry).last == .openStream(topics: Event.topics))
+  }
+
+  /// A server without events but with the features tools (upstream's orchestrator): read a pass
+  /// at a time, live with a detail that says so, again every `toolsInterval`.
+  @Test func aServerWithoutEventsIsReadThroughItsFeaturesTools() throws {
+    var m = M(origin: Self.origin, settings: Self.settings, seed: 7)
+    _ = m.on(.start, at: Self.at(0))
+    _ = m.on(.opened, at: Self.at(0.1))
+    _ = m.on(
+      .snapshotAnswered(ToolResponse(success: false, errorCode: "tool_not_found", errorMessage: "no plugin")),
+      at: Self.at(0.2))
+    _ = m.on(.streamEnded("server closed the connection"), at: Self.at(0.3))
+    #expect(m.on(.healthy, at: Self.at(0.4)) == [.closeStream, Self.listProjects])
+    #expect(m.phase == .reading)
+    let projects = ToolResponse(success: true, result: ["text": "## Projects (1)\n\n- **P** (`p`)\n"])
+    let list = m.on(.toolAnswered(projects), at: Self.at(0.5))
+    guard case .callTool(let listFeatures)? = list.first else {
+      Issue.record("\(list)")
+      return
+    }
+    #expect(listFeatures.toolName == "list_features")
+    let rows = ToolResponse(
+      success: true,
+      result: [
+        "text":
+          "| ID | Title | Status | Priority | Kind | Assignee |\n|--|--|--|--|--|--|\n| F1 | One | in-progress | P1 | feature | ana |\n"
+      ])
+    let detail = m.on(.toolAnswered(rows), at: Self.at(0.6))
+    guard case .callTool(let getFeature)? = detail.first else {
+      Issue.record("\(detail)")
+      return
+    }
+    #expect(getFeature.toolName == "get_feature")
+    let card = ToolResponse(
+      success: true, result: ["text": "### F1 — One\n- **Status:** in-progress\n- **Labels:** sprint:s1\n"])
+    let end = m.on(.toolAnswered(card), at: Self.at(0.7))
+    #expect(Self.statuses(end) == [.live])
+    guard case .connection(_, _, _, let why)? = Self.delivered(end).first else { return }
+    #expect(why == M.readingDetail(every: 10))
+    let snapshot = try #require(Self.events(end).first)
+    guard case .boardSnapshot(let snap) = snapshot.body else {
+      Issue.record("\(snapshot)")
+      return
+    }
+    #expect(snap.features.map(\.id) == ["F1"])
+    #expect(snap.features.first?.labels == ["sprint:s1"] && snap.features.first?.projectId == "p")
+    // The next pass at the interval; nothing changed, nothing delivered, no detail asked.
+    #expect(m.nextWake == Self.at(10.7))
+    #expect(m.on(.tick, at: Self.at(10.7)) == [Self.listProjects])
+    _ = m.on(.toolAnswered(projects), at: Self.at(10.8))
+    #expect(m.on(.toolAnswered(rows), at: Self.at(10.9)).isEmpty, "nothing changed: no get_feature, no snapshot")
+    // A failed call is a failed attempt: reconnecting, with the reason.
+    _ = m.on(.tick, at: Self.at(20.9))
+    let failed = m.on(.toolFailed("list_projects: no answer"), at: Self.at(21))
+    #expect(Self.statuses(failed) == [.reconnecting])
   }
 
   @Test func stopSaysSoOnce() {

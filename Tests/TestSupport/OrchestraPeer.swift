@@ -46,13 +46,22 @@ public final class OrchestraPeer: @unchecked Sendable {
     /// asked for and checked when given; `arguments` are more of its options (`--alpn x`,
     /// `--cert other-server.crt`, `--client-cert required`).
     case quic(arguments: [String] = [])
+    /// `upstream-peer` (Go, Debian's quic-go; `scripts/upstream-peer.sh` builds it): configured as
+    /// upstream's orchestrator, with no events, answering the features tools as upstream's plugin
+    /// (Tests/OrchestraPeer/UPSTREAM-TOOLS.md); `arguments` are more of its options (`--data`,
+    /// `--flavor text`, `--cert-name other-server`).
+    case upstream(arguments: [String] = [])
 
     public var description: String {
       switch self {
       case .tcp: "tcp"
       case .quic(let a): a.isEmpty ? "quic" : "quic " + a.joined(separator: " ")
+      case .upstream(let a): a.isEmpty ? "upstream" : "upstream " + a.joined(separator: " ")
       }
     }
+
+    /// Whether the peer speaks QUIC.
+    public var isQUIC: Bool { if case .tcp = self { false } else { true } }
 
     /// The peer over each wire, for tests that run on both.
     public static let both: [Wire] = [.tcp, .quic()]
@@ -89,8 +98,11 @@ public final class OrchestraPeer: @unchecked Sendable {
       arguments =
         [try Python.quicInterpreter(), "-B", folder.appendingPathComponent("quic_peer.py").path]
         + ["--certs", try TestCertificates.folder()] + more
+    case .upstream(let more):
+      arguments = [try Self.upstreamPeer(), "--certs", try TestCertificates.folder()] + more
     }
-    arguments += ["--port", "0", "--mode", mode]
+    arguments += ["--port", "0"]
+    if case .upstream = wire {} else { arguments += ["--mode", mode] }
     self.wire = wire
     if let snapshot { arguments += ["--snapshot", snapshot] }
     if let events { arguments += ["--events", events] }
@@ -120,6 +132,17 @@ public final class OrchestraPeer: @unchecked Sendable {
   }
 
   deinit { stop() }
+
+  /// The Go peer's binary: `$WALLBOARD_UPSTREAM_PEER`, else what `scripts/upstream-peer.sh` (run
+  /// by `make test`) builds under `.build/`.
+  static func upstreamPeer() throws -> String {
+    if let p = ProcessInfo.processInfo.environment["WALLBOARD_UPSTREAM_PEER"] { return p }
+    let built = Paths.repoRoot.appendingPathComponent(".build/upstream-peer/upstream-peer").path
+    guard FileManager.default.isExecutableFile(atPath: built) else {
+      throw Failure.didNotStart("no \(built): run scripts/upstream-peer.sh (make test does)")
+    }
+    return built
+  }
 
   /// Writes one control command (a JSON object on one line) and returns the reply lines up to and
   /// including `OK <cmd>`. Throws on `ERR`, on timeout, or when the peer is gone.
