@@ -179,7 +179,7 @@ public final class OrchestraPeer: @unchecked Sendable {
 }
 
 /// Lines read from the peer's stdout on a background thread.
-private final class LineBuffer: @unchecked Sendable {
+final class LineBuffer: @unchecked Sendable {
   private let condition = NSCondition()
   private var pending: [String] = []
   private var partial = Data()
