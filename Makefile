@@ -137,7 +137,7 @@ fuzz-cases: deps
 # FUZZ_RUNS, when set, stops a target after that many inputs if it comes before FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
-FUZZ_TARGETS ?= framer protobuf jsonl frontmatter layout theme config codec dbrow
+FUZZ_TARGETS ?= framer protobuf jsonl frontmatter layout theme config codec dbrow quicstream tools
 fuzz: deps
 	WALLBOARD_FUZZ=1 $(SWIFT) build -c release --product wallboard-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer,address $(BUILD_FLAGS)
@@ -163,10 +163,13 @@ format:
 
 # The benchmark report, in release mode: every figure the issues ask for (throughputs, frame
 # times, PNG encoding, workspace and journal figures, the process's floor, a snapshot's CPU and
-# memory, running boards' memory and idle CPU on each display), each beside its goal, printed as
-# one table and written as JSON to BENCH_JSON. A missed goal is named, not an error.
+# memory, running boards' memory and idle CPU on each display, the QUIC transport against the
+# test peers), each beside its goal, printed as one table and written as JSON to BENCH_JSON. A
+# missed goal is named, not an error.
 BENCH_JSON ?= .build/bench.json
-bench: deps
+bench: test-deps
+	scripts/quic-venv.sh > /dev/null
+	scripts/upstream-peer.sh > /dev/null
 	$(SWIFT) build -c release --product wallboard-bench $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" \

@@ -151,7 +151,7 @@ let package = Package(
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "SourceKit", "SQLite", "Raster", "Glyphs", "Themes",
         "Layout",
-        "Widgets", "Journal", "PNG", "Clock",
+        "Widgets", "Journal", "PNG", "Clock", "QUIC", "Transport",
       ],
       swiftSettings: strict),
 
@@ -270,7 +270,7 @@ if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
       dependencies: [
         "WallboardCore", "Codec", "Wire", "EventSources", "SourceKit", "WorkspaceFormats", "Layout", "Themes",
         "Widgets",
-        "WallboardCLI",
+        "WallboardCLI", "QUIC",
       ],
       path: "Tests/Fuzzers", exclude: ["Corpus"],
       swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))

@@ -3,9 +3,11 @@
 // ngtcp2 (QUIC) with its GnuTLS crypto backend, and GnuTLS: the one C door of the QUIC module.
 //
 // Many ngtcp2 entry points are function-like macros over `*_versioned` functions, which Swift
-// cannot import, and ngtcp2 1.0 renamed a few (connection_close_error → ccerr, a flags argument
-// on shutdown_stream). The `wb_quic_` helpers below give one spelling for Debian 12's 0.12 and
-// for 1.x (bookworm-backports, trixie); the Swift side calls only these and the functions whose
+// cannot import, and ngtcp2 1.0 renamed a few (connection_close_error → ccerr, with its
+// NGTCP2_CCERR_TYPE_* constants; a flags argument on shutdown_stream; is_in_closing_period and
+// is_in_draining_period → in_closing_period and in_draining_period). The `wb_quic_` helpers
+// below give one spelling for Debian 12's 0.12 and for 1.x (bookworm-backports, trixie; checked
+// by scripts/check-ngtcp2-1x.sh); the Swift side calls only these and the functions whose
 // names did not change.
 #include <stdint.h>
 #include <string.h>
@@ -19,9 +21,11 @@
 #if NGTCP2_VERSION_NUM >= 0x010000
 #define WB_QUIC_NGTCP2_1 1
 typedef ngtcp2_ccerr wb_quic_ccerr;
+#define WB_QUIC_CCERR_TYPE_APPLICATION NGTCP2_CCERR_TYPE_APPLICATION
 #else
 #define WB_QUIC_NGTCP2_1 0
 typedef ngtcp2_connection_close_error wb_quic_ccerr;
+#define WB_QUIC_CCERR_TYPE_APPLICATION NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_APPLICATION
 #endif
 
 /// Random bytes from GnuTLS's generator (connection ids, reset tokens, ngtcp2's own needs).
@@ -138,7 +142,7 @@ static inline uint64_t wb_quic_close_error(ngtcp2_conn *conn, int *is_applicatio
   ngtcp2_conn_get_connection_close_error(conn, &stored);
   const ngtcp2_connection_close_error *e = &stored;
 #endif
-  *is_application = e->type == NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_APPLICATION;
+  *is_application = e->type == WB_QUIC_CCERR_TYPE_APPLICATION;
   size_t n = e->reasonlen < reasoncap ? e->reasonlen : reasoncap;
   if (n > 0 && e->reason != NULL) memcpy(reason, e->reason, n);
   *reasonlen = n;
@@ -150,6 +154,17 @@ static inline int wb_quic_shutdown_stream(ngtcp2_conn *conn, int64_t stream_id, 
   return ngtcp2_conn_shutdown_stream(conn, 0, stream_id, app_error);
 #else
   return ngtcp2_conn_shutdown_stream(conn, stream_id, app_error);
+#endif
+}
+
+/// Nonzero once this side has sent its CONNECTION_CLOSE (the closing period) or received the
+/// peer's (the draining period): nothing more is to be written. 1.0 dropped the `is_` of
+/// ngtcp2_conn_is_in_closing_period and ngtcp2_conn_is_in_draining_period.
+static inline int wb_quic_closing_or_draining(ngtcp2_conn *conn) {
+#if WB_QUIC_NGTCP2_1
+  return ngtcp2_conn_in_closing_period(conn) || ngtcp2_conn_in_draining_period(conn);
+#else
+  return ngtcp2_conn_is_in_closing_period(conn) || ngtcp2_conn_is_in_draining_period(conn);
 #endif
 }
 

@@ -181,9 +181,7 @@ final class ConnectionState: @unchecked Sendable {
 /// connection's `cond`.
 final class StreamBuffer: @unchecked Sendable {
   let id: Int64
-  var chunks: [[UInt8]] = []
-  var head = 0
-  var buffered = 0
+  var inbox = StreamInbox()
   var fin = false
   var reset: UInt64?
   var interrupted = false

@@ -60,10 +60,7 @@ extension QUICEngine {
   func received(id: Int64, data: UnsafePointer<UInt8>?, length: Int, fin: Bool) {
     let kept = state.cond.withLock { () -> Bool in
       guard let b = state.streams[id] else { return false }
-      if length > 0, let data {
-        b.chunks.append(Array(UnsafeBufferPointer(start: data, count: length)))
-        b.buffered += length
-      }
+      if length > 0, let data { b.inbox.append(Array(UnsafeBufferPointer(start: data, count: length))) }
       if fin { b.fin = true }
       state.cond.broadcast()
       return true

@@ -21,6 +21,9 @@ final class QUICEngine: @unchecked Sendable {
   var conn: OpaquePointer?
   var session: gnutls_session_t?
   private let connRef: UnsafeMutablePointer<ngtcp2_crypto_conn_ref>
+  /// The name or address the certificate is checked against: GnuTLS keeps the pointer
+  /// (`gnutls_session_set_verify_cert` does not copy it), so it lives as long as the session.
+  private var verifyName: UnsafeMutablePointer<CChar>?
   private let local: UnsafeMutablePointer<sockaddr_storage>
   private let remote: UnsafeMutablePointer<sockaddr_storage>
   var path = ngtcp2_path()
@@ -108,6 +111,7 @@ final class QUICEngine: @unchecked Sendable {
     for o in outbound.values { o.freeAll() }
     if let conn { ngtcp2_conn_del(conn) }
     if let session { gnutls_deinit(session) }
+    free(verifyName)
     connRef.deallocate()
     local.deallocate()
     remote.deallocate()
@@ -188,7 +192,8 @@ final class QUICEngine: @unchecked Sendable {
       rc = gnutls_server_name_set(s, GNUTLS_NAME_DNS, host, host.utf8.count)
       guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure("gnutls_server_name_set", rc) }
     }
-    gnutls_session_set_verify_cert(s, host, 0)
+    verifyName = strdup(host)
+    gnutls_session_set_verify_cert(s, verifyName, 0)
   }
 
   private func setUpConnection() throws(QUICError) {
@@ -403,7 +408,8 @@ final class QUICEngine: @unchecked Sendable {
       let error: QUICError =
         status != 0 && status != UInt32.max
         ? .certificate(Self.statusText(status))
-        : .tlsAlert(code: alert, name: Self.alertName(alert), sent: true)
+        : alert == 120
+          ? .alpnRefused(expected: settings.alpn) : .tlsAlert(code: alert, name: Self.alertName(alert), sent: true)
       let n = tx.withUnsafeMutableBytes { wb_quic_write_close_tls(conn, $0.baseAddress, $0.count, alert, now()) }
       if n > 0 { send(count: Int(n)) }
       state.fail(error)
@@ -536,7 +542,7 @@ final class QUICEngine: @unchecked Sendable {
   /// This side closes in order: one CONNECTION_CLOSE with no error.
   private func sendClose() {
     guard let conn else { return }
-    if ngtcp2_conn_is_in_closing_period(conn) != 0 || ngtcp2_conn_is_in_draining_period(conn) != 0 { return }
+    if wb_quic_closing_or_draining(conn) != 0 { return }
     let n = tx.withUnsafeMutableBytes { wb_quic_write_close(conn, $0.baseAddress, $0.count, 0, now()) }
     if n > 0 { send(count: Int(n)) }
   }

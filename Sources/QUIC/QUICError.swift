@@ -15,6 +15,9 @@ public enum QUICError: Error, Hashable, Sendable, CustomStringConvertible {
   case tlsAlert(code: UInt8, name: String, sent: Bool)
   /// The server chose another application protocol than `orchestra-plugin` (nil: none).
   case alpn(expected: String, got: String?)
+  /// The server answered with an application protocol this side did not offer: the handshake
+  /// ended with alert 120 (no_application_protocol).
+  case alpnRefused(expected: String)
   /// The peer closed the connection: a transport or application error code and its reason.
   case closedByPeer(code: UInt64, application: Bool, reason: String)
   /// The handshake was not confirmed before the deadline: nothing (or nothing valid) came back.
@@ -42,6 +45,8 @@ public enum QUICError: Error, Hashable, Sendable, CustomStringConvertible {
       sent ? "TLS handshake failed: sent alert \(code) (\(name))" : "TLS handshake failed: the server sent alert \(code) (\(name))"
     case .alpn(let expected, let got):
       "the server does not speak \(expected) (ALPN: \(got.map { "\"\($0)\"" } ?? "none"))"
+    case .alpnRefused(let expected):
+      "the server does not speak \(expected) (it chose another application protocol: TLS alert 120)"
     case .closedByPeer(let code, let application, let reason):
       "the server closed the connection (\(application ? "application" : "QUIC") error 0x\(String(code, radix: 16))"
         + (reason.isEmpty ? ")" : ": \(reason))")

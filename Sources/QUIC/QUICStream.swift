@@ -48,7 +48,7 @@ public final class QUICStream: Transport, @unchecked Sendable {
     defer { state.cond.unlock() }
     while true {
       guard !closed else { throw TransportError(.closed, peer: peer, reason: "stream closed") }
-      if buffer.buffered > 0 { return .bytes(take()) }
+      if !buffer.inbox.isEmpty { return .bytes(take()) }
       if buffer.fin { return .closed }
       if let code = buffer.reset {
         throw TransportError(.read, peer: peer, reason: QUICError.streamReset(code: code).description)
@@ -65,27 +65,7 @@ public final class QUICStream: Transport, @unchecked Sendable {
 
   /// Up to `chunk` bytes from the front, their credit queued. Under the lock.
   private func take() -> [UInt8] {
-    var out: [UInt8] = []
-    while out.count < Self.chunk && buffer.head < buffer.chunks.count {
-      let c = buffer.chunks[buffer.head]
-      let room = Self.chunk - out.count
-      if c.count <= room {
-        out += c
-        buffer.chunks[buffer.head] = []
-        buffer.head += 1
-      } else {
-        out += c[0..<room]
-        buffer.chunks[buffer.head] = Array(c[room...])
-      }
-    }
-    if buffer.head == buffer.chunks.count {
-      buffer.chunks.removeAll(keepingCapacity: true)
-      buffer.head = 0
-    } else if buffer.head > 64 {
-      buffer.chunks.removeFirst(buffer.head)
-      buffer.head = 0
-    }
-    buffer.buffered -= out.count
+    let out = buffer.inbox.take(max: Self.chunk)
     state.commands.append(.consumed(buffer.id, out.count))
     state.wake()
     return out
@@ -105,10 +85,9 @@ public final class QUICStream: Transport, @unchecked Sendable {
       guard !closed else { return }
       closed = true
       state.streams.removeValue(forKey: buffer.id)
-      let orderly = buffer.fin && buffer.finSent && buffer.buffered == 0
-      state.commands.append(.release(buffer.id, unread: buffer.buffered, reset: !orderly))
-      buffer.chunks = []
-      buffer.buffered = 0
+      let orderly = buffer.fin && buffer.finSent && buffer.inbox.isEmpty
+      let unread = buffer.inbox.removeAll()
+      state.commands.append(.release(buffer.id, unread: unread, reset: !orderly))
       state.wake()
       state.cond.broadcast()
     }

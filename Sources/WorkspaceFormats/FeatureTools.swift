@@ -109,7 +109,9 @@ public enum FeatureTools {
     var total: Int?
     for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
       let line = raw.trimmingSpaces
-      if line.hasPrefix("*Showing "), let of = line.firstRange(of: " of "), let end = line.firstRange(of: " total") {
+      if line.hasPrefix("*Showing "), let of = line.firstRange(of: " of "),
+        let end = line[of.upperBound...].firstRange(of: " total")
+      {
         total = Int(line[of.upperBound..<end.lowerBound])
         continue
       }

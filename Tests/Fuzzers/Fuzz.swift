@@ -6,6 +6,7 @@ import Codec
 import EventSources
 import Foundation
 import Layout
+import QUIC
 import SourceKit
 import Themes
 import WallboardCLI
@@ -35,6 +36,13 @@ enum FuzzTarget: String, CaseIterable {
   /// A row of the workspace database's `features` table (what SQLite hands back: any type in
   /// any column), read as a feature with its audit-trail past.
   case dbrow
+  /// What the QUIC client reads after the handshake, past ngtcp2 (which reassembles a stream's
+  /// packets in order): the stream's inbox taking chunks as they come and giving them in reads
+  /// of any size, the framer over those reads, each frame as a `PluginResponse`.
+  case quicstream
+  /// Upstream's features tools' answers: `list_projects`, `list_features` and `get_feature`, as
+  /// markdown or as `_ui` data, read defensively.
+  case tools
 
   static let current: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["WALLBOARD_FUZZ_TARGET"] ?? ""
@@ -94,6 +102,57 @@ enum FuzzTarget: String, CaseIterable {
       let count = Int(first & 0x7F) % (FeatureRow.historyColumns + 2)
       let values = (0..<count).map { _ in row.value() }
       _ = FeatureRow(values: values).decode(history: first & 0x80 == 0 ? (now: at, initialState: "backlog") : nil)
+    case .quicstream:
+      quicStream(bytes)
+    case .tools:
+      tools(bytes)
+    }
+  }
+
+  /// The first byte seeds the cut points: chunks as ngtcp2 hands them, reads of other sizes.
+  func quicStream(_ bytes: [UInt8]) {
+    var rng = UInt64(bytes.first ?? 1) | 1
+    func next(_ bound: Int) -> Int {
+      rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(rng >> 33) % max(1, bound) + 1
+    }
+    var inbox = StreamInbox()
+    var framer = LengthPrefixFramer(maxFrameBytes: 1 << 20)
+    var given = bytes.dropFirst()[...]
+    var taken: [UInt8] = []
+    while !given.isEmpty || !inbox.isEmpty {
+      if !given.isEmpty && next(3) != 1 {
+        let n = min(given.count, next(1500))
+        inbox.append(Array(given.prefix(n)))
+        given = given.dropFirst(n)
+      } else if !inbox.isEmpty {
+        let before = inbox.count
+        let read = inbox.take(max: next(70_000))
+        precondition(!read.isEmpty && inbox.count == before - read.count, "a read takes what it says")
+        taken += read
+        guard let frames = try? framer.push(read) else { return }
+        for f in frames { _ = try? PluginResponse.decode(f) }
+      }
+    }
+    precondition(taken == Array(bytes.dropFirst()), "the stream's bytes come out whole and in order")
+  }
+
+  /// The first byte picks the tool and the form; the rest is its text, or JSON for `_ui`.
+  func tools(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
+    let result: JSONObject
+    switch (bytes.first ?? 0) % 4 {
+    case 0, 1:
+      result = ["text": .string(text)]
+    default:
+      guard let ui = try? JSONParser.parse(text, limits: JSONLimits(maxDepth: 16)) else { return }
+      result = ["text": .string(text), "_ui": ui]
+    }
+    _ = FeatureTools.projects(result)
+    let page = FeatureTools.page(result, project: "p")
+    for r in page.records { precondition(!r.id.isEmpty && r.id.utf8.count <= 256, "ids are capped") }
+    if let card = FeatureTools.detail(result, project: "p") {
+      _ = card.feature
     }
   }
 }

@@ -97,7 +97,7 @@ struct InstalledBinaryTests {
     #expect(r.status == 0, "ldd: \(r.err)")
     let lines = r.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     // A real dynamic executable with the C libraries it links: not an empty or failed listing.
-    for needed in ["libc.so.6", "libfreetype.so.6", "libz.so.1"] {
+    for needed in ["libc.so.6", "libfreetype.so.6", "libz.so.1", "libngtcp2.so.9", "libgnutls.so.30"] {
       #expect(lines.contains { $0.hasPrefix(needed + " => /") }, "\(needed) in\n\(r.out)")
     }
     // SDL2 is opened when a window is, not at start: a board on the framebuffer never loads it.

@@ -95,8 +95,8 @@ struct QUICRefusalTests {
     case .alpn(let expected, let got)?:
       #expect(expected == "orchestra-plugin")
       #expect(got != "orchestra-plugin")
-    case .tlsAlert(let code, _, _)?:
-      #expect(code == 120, "no_application_protocol")
+    case .alpnRefused(let expected)?:
+      #expect(expected == "orchestra-plugin")
     default: Issue.record("expected an ALPN refusal, got \(String(describing: e))")
     }
   }

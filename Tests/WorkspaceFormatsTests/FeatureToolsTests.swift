@@ -50,6 +50,12 @@ import WorkspaceFormats
     #expect(page.skipped.count == 1)
   }
 
+  /// Found by the `tools` fuzzer: " total" before " of " in a footer trapped on a reversed range.
+  @Test(arguments: ["*Showing 1-3 total of 7*", "*Showing of*", "*Showing  total of  total*"])
+  func aFooterOutOfOrderIsNoTotal(_ footer: String) {
+    #expect(FeatureTools.page(Self.result("| F1 | One | todo | P2 | feature | — |\n" + footer), project: "p").total == nil)
+  }
+
   @Test func aLegacyListHasNoFooterAndAnEmptyPageNoRows() {
     let legacy = FeatureTools.page(
       Self.result("## Features (1)\n\n| ID | Title | Status | Priority | Kind | Assignee |\n|---|---|---|---|---|---|\n| F1 | One | done | P2 | feature | — |\n"),
