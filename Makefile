@@ -13,7 +13,8 @@ CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
 # so a board on DRM, the framebuffer, a terminal or a file never needs it (nor the Mesa, LLVM,
 # X11 and Wayland development packages libsdl2-dev would bring).
 # ngtcp2 (0.12 on Debian 12) with its GnuTLS crypto and GnuTLS are the QUIC transport's
-# (`orchestra+quic://`); their runtime libraries are small, and GnuTLS is already on every Debian.
+# (`orchestra+quic://`): their headers build the board; the libraries are opened at run time
+# when a QUIC source first connects (Sources/CQUIC/shim.h), never linked.
 BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsqlite3-dev libdrm-dev \
 	libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
 # The library a window needs at run time: `make run` shows one on a desktop, and the SDL tests

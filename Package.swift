@@ -40,11 +40,11 @@ let package = Package(
     // The seam between a source's shell and a server's bytes: the Transport and TransportDialer
     // protocols, deadline reads on the one clock, and TCP as the first conformer (QUIC next).
     .target(name: "Transport", dependencies: ["Clock"], swiftSettings: strict),
-    // ngtcp2 (QUIC) with its GnuTLS crypto, and GnuTLS: Debian's libngtcp2-dev,
-    // libngtcp2-crypto-gnutls-dev and libgnutls28-dev; shim.h gives one spelling for 0.12 and 1.x.
-    .systemLibrary(
-      name: "CQUIC", pkgConfig: "libngtcp2_crypto_gnutls",
-      providers: [.apt(["libngtcp2-dev", "libngtcp2-crypto-gnutls-dev", "libgnutls28-dev"])]),
+    // ngtcp2 (QUIC) with its GnuTLS crypto, and GnuTLS: their headers (Debian's libngtcp2-dev,
+    // libngtcp2-crypto-gnutls-dev, libgnutls28-dev, in /usr/include) type a table of functions
+    // that shim.h fills with dlopen when a QUIC connection is first made; nothing is linked (no
+    // pkg-config: its Libs would link them), so a board without QUIC never loads them.
+    .systemLibrary(name: "CQUIC"),
     // The Orchestra protocol's QUIC transport: one connection on a thread of its own, a stream per
     // request, mutual TLS with the Orchestra CA. The one module that imports CQUIC.
     .target(name: "QUIC", dependencies: ["CQUIC", "Clock", "Transport"], swiftSettings: strict),
@@ -181,7 +181,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "QUICTests",
-      dependencies: ["QUIC", "Transport", "Clock", "EventSources", "SourceKit", "WallboardCore", "Wire", "TestSupport"],
+      dependencies: [
+        "QUIC", "Transport", "Clock", "EventSources", "SourceKit", "WallboardCore", "Wire", "TestSupport",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Clock", "TestSupport"],

@@ -1,5 +1,5 @@
-public import SourceKit
 internal import QUIC
+public import SourceKit
 
 /// `orchestra+quic://HOST:PORT`: the Orchestra source over QUIC with mutual TLS (ALPN
 /// `orchestra-plugin`), as upstream's orchestrator listens. The certificates come from

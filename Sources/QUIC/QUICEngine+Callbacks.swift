@@ -9,6 +9,15 @@ extension QUICEngine {
   }
 
   static func setApplicationCallbacks(_ cb: inout ngtcp2_callbacks) {
+    cb.get_new_connection_id = { _, cid, token, length, userData in
+      let q = QUICEngine.engine(userData).q
+      guard let cid, let token,
+        q.pointee.gnutls_rnd(GNUTLS_RND_RANDOM, &cid.pointee.data, length) == 0,
+        q.pointee.gnutls_rnd(GNUTLS_RND_RANDOM, token, Int(NGTCP2_STATELESS_RESET_TOKENLEN)) == 0
+      else { return wb_quic_err_callback_failure() }
+      cid.pointee.datalen = length
+      return 0
+    }
     cb.handshake_completed = { _, userData in
       QUICEngine.engine(userData).checkALPN() ? 0 : wb_quic_err_callback_failure()
     }
@@ -21,7 +30,8 @@ extension QUICEngine {
       return 0
     }
     cb.recv_stream_data = { _, flags, id, _, data, length, userData, _ in
-      QUICEngine.engine(userData).received(id: id, data: data, length: length, fin: flags & UInt32(NGTCP2_STREAM_DATA_FLAG_FIN) != 0)
+      QUICEngine.engine(userData).received(
+        id: id, data: data, length: length, fin: flags & UInt32(NGTCP2_STREAM_DATA_FLAG_FIN) != 0)
       return 0
     }
     cb.acked_stream_data_offset = { _, id, offset, length, userData, _ in
@@ -45,7 +55,7 @@ extension QUICEngine {
   func checkALPN() -> Bool {
     var d = gnutls_datum_t()
     var got: String?
-    if let session, gnutls_alpn_get_selected_protocol(session, &d) == GNUTLS_E_SUCCESS, let p = d.data {
+    if let session, q.pointee.gnutls_alpn_get_selected_protocol(session, &d) == GNUTLS_E_SUCCESS, let p = d.data {
       got = String(decoding: UnsafeBufferPointer(start: p, count: Int(d.size)), as: UTF8.self)
     }
     guard got == settings.alpn else {

@@ -16,6 +16,8 @@ final class QUICEngine: @unchecked Sendable {
   let clock: Clock
   let settings: QUICConnection.Settings
   private let credentials: TLSCredentials
+  /// The libraries' functions (`QUICLibrary`, opened on the first connection).
+  let q: UnsafeMutablePointer<wb_quic_api>
   private let fd: Int32
   private let wakeRead: Int32
   var conn: OpaquePointer?
@@ -99,6 +101,7 @@ final class QUICEngine: @unchecked Sendable {
     self.clock = clock
     self.settings = settings
     self.credentials = credentials
+    self.q = credentials.library.api
     self.fd = fd
     self.wakeRead = wakeRead
     self.local = local
@@ -108,9 +111,10 @@ final class QUICEngine: @unchecked Sendable {
   }
 
   deinit {
+    // The connection first: until it is gone it may still point into the stream data.
+    if let conn { q.pointee.ngtcp2_conn_del(conn) }
     for o in outbound.values { o.freeAll() }
-    if let conn { ngtcp2_conn_del(conn) }
-    if let session { gnutls_deinit(session) }
+    if let session { q.pointee.gnutls_deinit(session) }
     free(verifyName)
     connRef.deallocate()
     local.deallocate()
@@ -167,50 +171,53 @@ final class QUICEngine: @unchecked Sendable {
 
   private func setUpTLS(host: String) throws(QUICError) {
     var s: gnutls_session_t?
-    var rc = gnutls_init(&s, UInt32(GNUTLS_CLIENT.rawValue) | UInt32(GNUTLS_NO_END_OF_EARLY_DATA.rawValue))
-    guard rc == GNUTLS_E_SUCCESS, let s else { throw TLSCredentials.failure("gnutls_init", rc) }
+    var rc = q.pointee.gnutls_init(
+      &s, UInt32(GNUTLS_CLIENT.rawValue) | UInt32(GNUTLS_NO_END_OF_EARLY_DATA.rawValue))
+    guard rc == GNUTLS_E_SUCCESS, let s else { throw TLSCredentials.failure(q, "gnutls_init", rc) }
     session = s
-    rc = gnutls_priority_set_direct(s, wb_quic_priorities(), nil)
-    guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure("gnutls_priority_set_direct", rc) }
-    rc = ngtcp2_crypto_gnutls_configure_client_session(s)
-    guard rc == 0 else { throw QUICError.library(call: "ngtcp2_crypto_gnutls_configure_client_session", code: Int(rc), message: "") }
+    rc = q.pointee.gnutls_priority_set_direct(s, wb_quic_priorities(), nil)
+    guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure(q, "gnutls_priority_set_direct", rc) }
+    rc = q.pointee.ngtcp2_crypto_gnutls_configure_client_session(s)
+    guard rc == 0 else {
+      throw QUICError.library(call: "ngtcp2_crypto_gnutls_configure_client_session", code: Int(rc), message: "")
+    }
     connRef.pointee.user_data = Unmanaged.passUnretained(self).toOpaque()
     connRef.pointee.get_conn = { ref in
       Unmanaged<QUICEngine>.fromOpaque(ref!.pointee.user_data).takeUnretainedValue().conn
     }
-    wb_quic_tls_bind(s, connRef)
-    rc = gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(credentials.handle))
-    guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure("gnutls_credentials_set", rc) }
+    wb_quic_tls_bind(q, s, connRef)
+    rc = q.pointee.gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(credentials.handle))
+    guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure(q, "gnutls_credentials_set", rc) }
     var alpn = Array(settings.alpn.utf8)
     rc = alpn.withUnsafeMutableBufferPointer { buf in
       var d = gnutls_datum_t(data: buf.baseAddress, size: UInt32(buf.count))
-      return gnutls_alpn_set_protocols(s, &d, 1, UInt32(GNUTLS_ALPN_MANDATORY.rawValue))
+      return q.pointee.gnutls_alpn_set_protocols(s, &d, 1, UInt32(GNUTLS_ALPN_MANDATORY.rawValue))
     }
-    guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure("gnutls_alpn_set_protocols", rc) }
+    guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure(q, "gnutls_alpn_set_protocols", rc) }
     // SNI carries a name, never an address; the certificate is checked against either.
     if !UDPSocket.isAddressLiteral(host) {
-      rc = gnutls_server_name_set(s, GNUTLS_NAME_DNS, host, host.utf8.count)
-      guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure("gnutls_server_name_set", rc) }
+      rc = q.pointee.gnutls_server_name_set(s, GNUTLS_NAME_DNS, host, host.utf8.count)
+      guard rc == GNUTLS_E_SUCCESS else { throw TLSCredentials.failure(q, "gnutls_server_name_set", rc) }
     }
     verifyName = strdup(host)
-    gnutls_session_set_verify_cert(s, verifyName, 0)
+    q.pointee.gnutls_session_set_verify_cert(s, verifyName, 0)
   }
 
   private func setUpConnection() throws(QUICError) {
     var dcid = ngtcp2_cid()
     var scid = ngtcp2_cid()
     var bytes = [UInt8](repeating: 0, count: 18)
-    _ = gnutls_rnd(GNUTLS_RND_RANDOM, &bytes, 18)
-    ngtcp2_cid_init(&dcid, bytes, 18)
-    _ = gnutls_rnd(GNUTLS_RND_RANDOM, &bytes, 17)
-    ngtcp2_cid_init(&scid, bytes, 17)
+    _ = q.pointee.gnutls_rnd(GNUTLS_RND_RANDOM, &bytes, 18)
+    q.pointee.ngtcp2_cid_init(&dcid, bytes, 18)
+    _ = q.pointee.gnutls_rnd(GNUTLS_RND_RANDOM, &bytes, 17)
+    q.pointee.ngtcp2_cid_init(&scid, bytes, 17)
 
     var callbacks = ngtcp2_callbacks()
-    wb_quic_client_callbacks(&callbacks)
+    wb_quic_client_callbacks(q, &callbacks)
     Self.setApplicationCallbacks(&callbacks)
 
     var s = ngtcp2_settings()
-    wb_quic_settings_default(&s)
+    wb_quic_settings_default(q, &s)
     s.initial_ts = now()
     s.initial_rtt = UInt64(settings.initialRTT * 1e9)
     s.handshake_timeout = UInt64(handshakeTimeout * 1e9)
@@ -218,7 +225,7 @@ final class QUICEngine: @unchecked Sendable {
     s.max_window = UInt64(settings.connectionWindow * 2)
 
     var p = ngtcp2_transport_params()
-    wb_quic_transport_params_default(&p)
+    wb_quic_transport_params_default(q, &p)
     p.initial_max_stream_data_bidi_local = UInt64(settings.streamWindow)
     p.initial_max_stream_data_bidi_remote = 0
     p.initial_max_stream_data_uni = 0
@@ -234,15 +241,15 @@ final class QUICEngine: @unchecked Sendable {
 
     var c: OpaquePointer?
     let rc = wb_quic_client_new(
-      &c, &dcid, &scid, &path, &callbacks, &s, &p, Unmanaged.passUnretained(self).toOpaque())
-    guard rc == 0, let c else { throw Self.libraryError("ngtcp2_conn_client_new", rc) }
+      q, &c, &dcid, &scid, &path, &callbacks, &s, &p, Unmanaged.passUnretained(self).toOpaque())
+    guard rc == 0, let c else { throw libraryError("ngtcp2_conn_client_new", rc) }
     conn = c
-    ngtcp2_conn_set_tls_native_handle(c, UnsafeMutableRawPointer(session))
-    ngtcp2_conn_set_keep_alive_timeout(c, UInt64(settings.keepAlive * 1e9))
+    q.pointee.ngtcp2_conn_set_tls_native_handle(c, UnsafeMutableRawPointer(session))
+    q.pointee.ngtcp2_conn_set_keep_alive_timeout(c, UInt64(settings.keepAlive * 1e9))
   }
 
-  static func libraryError(_ call: String, _ rc: Int32) -> QUICError {
-    .library(call: call, code: Int(rc), message: String(cString: ngtcp2_strerror(rc)))
+  func libraryError(_ call: String, _ rc: Int32) -> QUICError {
+    .library(call: call, code: Int(rc), message: q.pointee.ngtcp2_strerror(rc).map { String(cString: $0) } ?? "?")
   }
 
   // MARK: The thread
@@ -301,7 +308,7 @@ final class QUICEngine: @unchecked Sendable {
       waitingOpens.removeAll { $0 == token }
       let late = state.cond.withLock { state.opened.removeValue(forKey: token) }
       if case .success(let b)? = late {
-        _ = wb_quic_shutdown_stream(conn, b.id, 0)
+        _ = wb_quic_shutdown_stream(q, conn, b.id, 0)
       }
     case .write(let id, let bytes, let fin):
       let o = outbound[id] ?? Outbound()
@@ -309,11 +316,11 @@ final class QUICEngine: @unchecked Sendable {
       o.append(bytes)
       if fin { o.fin = true }
     case .consumed(let id, let n):
-      _ = ngtcp2_conn_extend_max_stream_offset(conn, id, UInt64(n))
-      ngtcp2_conn_extend_max_offset(conn, UInt64(n))
+      _ = q.pointee.ngtcp2_conn_extend_max_stream_offset(conn, id, UInt64(n))
+      q.pointee.ngtcp2_conn_extend_max_offset(conn, UInt64(n))
     case .release(let id, let unread, let reset):
-      if unread > 0 { ngtcp2_conn_extend_max_offset(conn, UInt64(unread)) }
-      if reset { _ = wb_quic_shutdown_stream(conn, id, 0) }
+      if unread > 0 { q.pointee.ngtcp2_conn_extend_max_offset(conn, UInt64(unread)) }
+      if reset { _ = wb_quic_shutdown_stream(q, conn, id, 0) }
     case .close: break
     }
   }
@@ -323,7 +330,7 @@ final class QUICEngine: @unchecked Sendable {
     guard let conn else { return }
     while let token = waitingOpens.first {
       var id: Int64 = -1
-      let rc = ngtcp2_conn_open_bidi_stream(conn, &id, nil)
+      let rc = q.pointee.ngtcp2_conn_open_bidi_stream(conn, &id, nil)
       if rc == wb_quic_err_streams_blocked() { return }
       waitingOpens.removeFirst()
       state.cond.withLock {
@@ -332,7 +339,7 @@ final class QUICEngine: @unchecked Sendable {
           state.streams[id] = b
           state.opened[token] = .success(b)
         } else {
-          state.opened[token] = .failure(Self.libraryError("ngtcp2_conn_open_bidi_stream", rc))
+          state.opened[token] = .failure(libraryError("ngtcp2_conn_open_bidi_stream", rc))
         }
         state.cond.broadcast()
       }
@@ -345,7 +352,7 @@ final class QUICEngine: @unchecked Sendable {
     guard let conn else { return false }
     let t = now()
     var timeout: Int32
-    let expiry = ngtcp2_conn_get_expiry(conn)
+    let expiry = q.pointee.ngtcp2_conn_get_expiry(conn)
     if moreToWrite {
       timeout = 0
     } else if expiry <= t {
@@ -357,7 +364,9 @@ final class QUICEngine: @unchecked Sendable {
       let limit = q + UInt64(settings.lossTimeout * 1e9)
       timeout = min(timeout, limit <= t ? 0 : Int32(min((limit - t + 999_999) / 1_000_000, 86_400_000)))
     }
-    var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+    var fds = [
+      pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+    ]
     let r = poll(&fds, 2, timeout)
     if r < 0 && errno != EINTR {
       return failAndClose(.socket(call: "poll", reason: String(cString: strerror(errno))))
@@ -384,10 +393,10 @@ final class QUICEngine: @unchecked Sendable {
         return failAndClose(.socket(call: "recv", reason: String(cString: strerror(errno))))
       }
       quietSince = nil
-      let rc = rx.withUnsafeBytes { wb_quic_read_pkt(conn, &path, $0.baseAddress, n, now()) }
+      let rc = rx.withUnsafeBytes { wb_quic_read_pkt(q, conn, &path, $0.baseAddress, n, now()) }
       if rc != 0 { return readFailed(rc) }
       if strayCredit > 0 {
-        ngtcp2_conn_extend_max_offset(conn, UInt64(strayCredit))
+        q.pointee.ngtcp2_conn_extend_max_offset(conn, UInt64(strayCredit))
         strayCredit = 0
       }
     }
@@ -402,15 +411,15 @@ final class QUICEngine: @unchecked Sendable {
       return false
     }
     if rc == wb_quic_err_crypto() {
-      let alert = ngtcp2_conn_get_tls_alert(conn)
+      let alert = q.pointee.ngtcp2_conn_get_tls_alert(conn)
       // UINT_MAX: the certificate was not verified (the handshake failed before).
-      let status = session.map { gnutls_session_get_verify_cert_status($0) } ?? 0
+      let status = session.map { q.pointee.gnutls_session_get_verify_cert_status($0) } ?? 0
       let error: QUICError =
         status != 0 && status != UInt32.max
-        ? .certificate(Self.statusText(status))
+        ? .certificate(statusText(status))
         : alert == 120
-          ? .alpnRefused(expected: settings.alpn) : .tlsAlert(code: alert, name: Self.alertName(alert), sent: true)
-      let n = tx.withUnsafeMutableBytes { wb_quic_write_close_tls(conn, $0.baseAddress, $0.count, alert, now()) }
+          ? .alpnRefused(expected: settings.alpn) : .tlsAlert(code: alert, name: alertName(alert), sent: true)
+      let n = tx.withUnsafeMutableBytes { wb_quic_write_close_tls(q, conn, $0.baseAddress, $0.count, alert, now()) }
       if n > 0 { send(count: Int(n)) }
       state.fail(error)
       return false
@@ -418,7 +427,7 @@ final class QUICEngine: @unchecked Sendable {
     if rc == wb_quic_err_callback_failure(), let failure = callbackFailure {
       return failAndClose(failure)
     }
-    return failAndClose(Self.libraryError("ngtcp2_conn_read_pkt", rc))
+    return failAndClose(libraryError("ngtcp2_conn_read_pkt", rc))
   }
 
   /// Why the peer closed: its CONNECTION_CLOSE; a CRYPTO_ERROR is the TLS alert it sent.
@@ -427,11 +436,11 @@ final class QUICEngine: @unchecked Sendable {
     var application: Int32 = 0
     var reason = [UInt8](repeating: 0, count: 256)
     var length = 0
-    let code = wb_quic_close_error(conn, &application, &reason, reason.count, &length)
+    let code = wb_quic_close_error(q, conn, &application, &reason, reason.count, &length)
     let text = String(decoding: reason[0..<length], as: UTF8.self)
     if application == 0, (0x100...0x1ff).contains(code) {
       let alert = UInt8(code - 0x100)
-      return .tlsAlert(code: alert, name: Self.alertName(alert), sent: false)
+      return .tlsAlert(code: alert, name: alertName(alert), sent: false)
     }
     return .closedByPeer(code: code, application: application != 0, reason: text)
   }
@@ -443,8 +452,8 @@ final class QUICEngine: @unchecked Sendable {
     if let q = quietSince, t >= q + UInt64(settings.lossTimeout * 1e9) {
       return failAndClose(.noAnswer(seconds: settings.lossTimeout))
     }
-    guard ngtcp2_conn_get_expiry(conn) <= t else { return true }
-    let rc = ngtcp2_conn_handle_expiry(conn, t)
+    guard q.pointee.ngtcp2_conn_get_expiry(conn) <= t else { return true }
+    let rc = q.pointee.ngtcp2_conn_handle_expiry(conn, t)
     if rc == 0 { return true }
     if rc == wb_quic_err_idle_close() {
       state.fail(.idle)
@@ -454,7 +463,7 @@ final class QUICEngine: @unchecked Sendable {
       state.fail(.handshakeTimeout(seconds: handshakeTimeout))
       return false
     }
-    return failAndClose(Self.libraryError("ngtcp2_conn_handle_expiry", rc))
+    return failAndClose(libraryError("ngtcp2_conn_handle_expiry", rc))
   }
 
   /// Writes what there is to send: stream data (a packet a call, streams in turn) and what the
@@ -475,7 +484,7 @@ final class QUICEngine: @unchecked Sendable {
         let fin = o.fin && o.index >= o.chunks.count - 1
         n = tx.withUnsafeMutableBytes { buf in
           wb_quic_write_stream(
-            conn, &path, buf.baseAddress, buf.count, &taken, 0, fin ? 1 : 0, id,
+            q, conn, &path, buf.baseAddress, buf.count, &taken, 0, fin ? 1 : 0, id,
             base?.assumingMemoryBound(to: UInt8.self), length, t)
         }
         if n < 0 {
@@ -489,7 +498,7 @@ final class QUICEngine: @unchecked Sendable {
             outbound.removeValue(forKey: id)
             continue
           }
-          return failAndClose(Self.libraryError("ngtcp2_conn_writev_stream", e))
+          return failAndClose(libraryError("ngtcp2_conn_writev_stream", e))
         }
         if taken >= 0 {
           if quietSince == nil { quietSince = t }
@@ -499,16 +508,16 @@ final class QUICEngine: @unchecked Sendable {
         }
       } else {
         n = tx.withUnsafeMutableBytes { buf in
-          wb_quic_write_stream(conn, &path, buf.baseAddress, buf.count, &taken, 0, 0, -1, nil, 0, t)
+          wb_quic_write_stream(q, conn, &path, buf.baseAddress, buf.count, &taken, 0, 0, -1, nil, 0, t)
         }
-        if n < 0 { return failAndClose(Self.libraryError("ngtcp2_conn_write_pkt", Int32(n))) }
+        if n < 0 { return failAndClose(libraryError("ngtcp2_conn_write_pkt", Int32(n))) }
       }
       if n == 0 { break }
       guard send(count: n) else { return false }
       packets += 1
     }
     moreToWrite = packets >= 64
-    ngtcp2_conn_update_pkt_tx_time(conn, now())
+    q.pointee.ngtcp2_conn_update_pkt_tx_time(conn, now())
     return true
   }
 
@@ -542,8 +551,8 @@ final class QUICEngine: @unchecked Sendable {
   /// This side closes in order: one CONNECTION_CLOSE with no error.
   private func sendClose() {
     guard let conn else { return }
-    if wb_quic_closing_or_draining(conn) != 0 { return }
-    let n = tx.withUnsafeMutableBytes { wb_quic_write_close(conn, $0.baseAddress, $0.count, 0, now()) }
+    if wb_quic_closing_or_draining(q, conn) != 0 { return }
+    let n = tx.withUnsafeMutableBytes { wb_quic_write_close(q, conn, $0.baseAddress, $0.count, 0, now()) }
     if n > 0 { send(count: Int(n)) }
   }
 
@@ -554,16 +563,19 @@ final class QUICEngine: @unchecked Sendable {
     return false
   }
 
-  static func alertName(_ alert: UInt8) -> String {
-    guard let p = gnutls_alert_get_name(gnutls_alert_description_t(UInt32(alert))) else { return "unknown alert" }
+  func alertName(_ alert: UInt8) -> String {
+    guard let p = q.pointee.gnutls_alert_get_name(gnutls_alert_description_t(UInt32(alert))) else {
+      return "unknown alert"
+    }
     return String(cString: p)
   }
 
-  static func statusText(_ status: UInt32) -> String {
+  func statusText(_ status: UInt32) -> String {
     var out = gnutls_datum_t()
-    guard gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &out, 0) == 0, let d = out.data
+    guard q.pointee.gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &out, 0) == 0,
+      let d = out.data
     else { return "status 0x\(String(status, radix: 16))" }
-    defer { wb_quic_gnutls_free(d) }
+    defer { q.pointee.gnutls_free(d) }
     return String(cString: d)
   }
 }

@@ -34,6 +34,8 @@ public enum QUICError: Error, Hashable, Sendable, CustomStringConvertible {
   case library(call: String, code: Int, message: String)
   /// This side closed the connection (a source that stops).
   case closed
+  /// The QUIC libraries could not be opened (which, and the package to install).
+  case unavailable(String)
 
   public var description: String {
     switch self {
@@ -42,7 +44,9 @@ public enum QUICError: Error, Hashable, Sendable, CustomStringConvertible {
     case .socket(let call, let reason): "\(call): \(reason)"
     case .certificate(let status): "the server's certificate was refused: \(status)"
     case .tlsAlert(let code, let name, let sent):
-      sent ? "TLS handshake failed: sent alert \(code) (\(name))" : "TLS handshake failed: the server sent alert \(code) (\(name))"
+      sent
+        ? "TLS handshake failed: sent alert \(code) (\(name))"
+        : "TLS handshake failed: the server sent alert \(code) (\(name))"
     case .alpn(let expected, let got):
       "the server does not speak \(expected) (ALPN: \(got.map { "\"\($0)\"" } ?? "none"))"
     case .alpnRefused(let expected):
@@ -50,13 +54,15 @@ public enum QUICError: Error, Hashable, Sendable, CustomStringConvertible {
     case .closedByPeer(let code, let application, let reason):
       "the server closed the connection (\(application ? "application" : "QUIC") error 0x\(String(code, radix: 16))"
         + (reason.isEmpty ? ")" : ": \(reason))")
-    case .handshakeTimeout(let s): "no QUIC handshake within \(Self.seconds(s)) (no QUIC server there, or it does not answer)"
+    case .handshakeTimeout(let s):
+      "no QUIC handshake within \(Self.seconds(s)) (no QUIC server there, or it does not answer)"
     case .noAnswer(let s): "no answer for \(Self.seconds(s)): the server is gone"
     case .idle: "the connection was idle past its timeout"
     case .streamReset(let code): "the server reset the stream (error \(code))"
     case .noStream: "the server allows no new stream"
     case .library(let call, let code, let message): "\(call) failed: \(message) (\(code))"
     case .closed: "connection closed"
+    case .unavailable(let why): "QUIC is not available here: \(why)"
     }
   }
 

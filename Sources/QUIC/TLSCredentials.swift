@@ -18,6 +18,7 @@ public final class TLSCredentials: @unchecked Sendable {
   /// The client certificate presented, when there is one.
   public let clientCertificatePath: String?
   let handle: gnutls_certificate_credentials_t
+  let library: QUICLibrary
 
   /// Reads `ca.crt` and, when present, `wallboard-client.crt` + `.key` from `directory`.
   public convenience init(directory: String, clientName: String = "wallboard-client") throws(QUICError) {
@@ -35,29 +36,34 @@ public final class TLSCredentials: @unchecked Sendable {
   /// `ca`: the PEM CA file; `certificate` and `key`: the client's own, or neither.
   public init(ca: String, certificate: String?, key: String?) throws(QUICError) {
     precondition((certificate == nil) == (key == nil), "a client certificate goes with its key")
+    let library = try QUICLibrary.load()
+    let q = library.api
     var h: gnutls_certificate_credentials_t?
-    let rc = gnutls_certificate_allocate_credentials(&h)
-    guard rc == GNUTLS_E_SUCCESS, let h else { throw Self.failure("gnutls_certificate_allocate_credentials", rc) }
+    let rc = q.pointee.gnutls_certificate_allocate_credentials(&h)
+    guard rc == GNUTLS_E_SUCCESS, let h else {
+      throw Self.failure(q, "gnutls_certificate_allocate_credentials", rc)
+    }
+    self.library = library
     handle = h
     caPath = ca
     clientCertificatePath = certificate
     let caBytes = try Self.read(ca)
-    let count = Self.withDatum(caBytes) { gnutls_certificate_set_x509_trust_mem(h, $0, GNUTLS_X509_FMT_PEM) }
-    if count < 0 { throw .credentials(path: ca, reason: Self.text(count)) }
+    let count = Self.withDatum(caBytes) { q.pointee.gnutls_certificate_set_x509_trust_mem(h, $0, GNUTLS_X509_FMT_PEM) }
+    if count < 0 { throw .credentials(path: ca, reason: Self.text(q, count)) }
     if count == 0 { throw .credentials(path: ca, reason: "no certificate in it") }
     if let certificate, let key {
       let c = try Self.read(certificate)
       let k = try Self.read(key)
       let r = Self.withDatum(c) { cd in
         Self.withDatum(k) { kd in
-          gnutls_certificate_set_x509_key_mem2(h, cd, kd, GNUTLS_X509_FMT_PEM, nil, 0)
+          q.pointee.gnutls_certificate_set_x509_key_mem2(h, cd, kd, GNUTLS_X509_FMT_PEM, nil, 0)
         }
       }
-      if r < 0 { throw .credentials(path: certificate, reason: "with \(key): " + Self.text(r)) }
+      if r < 0 { throw .credentials(path: certificate, reason: "with \(key): " + Self.text(q, r)) }
     }
   }
 
-  deinit { gnutls_certificate_free_credentials(handle) }
+  deinit { library.api.pointee.gnutls_certificate_free_credentials(handle) }
 
   /// The file's bytes, at most `fileCap`; a regular file only.
   static func read(_ path: String) throws(QUICError) -> [UInt8] {
@@ -91,9 +97,11 @@ public final class TLSCredentials: @unchecked Sendable {
     }
   }
 
-  static func text(_ rc: Int32) -> String { String(cString: gnutls_strerror(rc)) }
+  static func text(_ q: UnsafeMutablePointer<wb_quic_api>, _ rc: Int32) -> String {
+    q.pointee.gnutls_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
+  }
 
-  static func failure(_ call: String, _ rc: Int32) -> QUICError {
-    .library(call: call, code: Int(rc), message: text(rc))
+  static func failure(_ q: UnsafeMutablePointer<wb_quic_api>, _ call: String, _ rc: Int32) -> QUICError {
+    .library(call: call, code: Int(rc), message: text(q, rc))
   }
 }

@@ -69,7 +69,9 @@ public enum FeatureTools {
     guard case .string(let text)? = result["text"] else { return [] }
     var out: Set<String> = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("- **") {
-      guard let open = line.firstRange(of: "(`"), let close = line[open.upperBound...].firstRange(of: "`)") else { continue }
+      guard let open = line.firstRange(of: "(`"), let close = line[open.upperBound...].firstRange(of: "`)") else {
+        continue
+      }
       let slug = String(line[open.upperBound..<close.lowerBound])
       if !slug.isEmpty, slug.utf8.count <= maxId { out.insert(slug) }
     }
@@ -155,7 +157,8 @@ public enum FeatureTools {
       text = t
       if let cut = t.firstRange(of: "\n---\n") { body = String(t[cut.upperBound...]) }
     }
-    if case .object(let ui)? = result["_ui"], case .object(let data)? = ui["data"], var r = record(data, project: project)
+    if case .object(let ui)? = result["_ui"], case .object(let data)? = ui["data"],
+      var r = record(data, project: project)
     {
       r.body = body
       return r

@@ -223,4 +223,79 @@ enum QUICBench {
     }
     return (tcp, quic, following)
   }
+
+  /// Issue 23: the QUIC transport against the test peers (`make bench` builds the Go peer and the
+  /// aioquic venv first; without them the section says so).
+  @MainActor static func figures(into report: Report, p: WallboardProcess, dir: String, root: String) {
+    let group = "orchestra+quic:// on loopback (QUIC, TLS 1.3, a client certificate)"
+    let quicPython = root + "/.build/quic-venv/bin/python"
+    let goPeer = root + "/.build/upstream-peer/upstream-peer"
+    guard FileManager.default.isExecutableFile(atPath: quicPython), FileManager.default.isExecutableFile(atPath: goPeer)
+    else {
+      report.add(
+        group, "not measured", .nan, "", note: "no test peers: run scripts/quic-venv.sh and scripts/upstream-peer.sh")
+      return
+    }
+    let certs = dir + "/certs"
+    let make = Process()
+    make.executableURL = URL(fileURLWithPath: "/bin/bash")
+    make.arguments = [root + "/Tests/OrchestraPeer/make-certs.sh", certs]
+    make.standardOutput = FileHandle.nullDevice
+    try! make.run()
+    make.waitUntilExit()
+    let f = run(root: root, dir: dir, certs: certs, quicPython: quicPython)
+    let pc = percentile
+    report.add(
+      group, "handshake to confirmed, p50", pc(f.handshake, 0.5), "ms", goal: 5,
+      note: "p90 \(Report.number(pc(f.handshake, 0.9))) ms; \(f.handshake.count) connections to the Go peer (quic-go)")
+    report.add(
+      group, "request round trip (health on a new stream), p50", pc(f.roundTrip, 0.5), "ms", goal: 0.5,
+      note: "p99 \(Report.number(pc(f.roundTrip, 0.99))) ms; \(f.roundTrip.count) requests on one connection")
+    report.add(
+      group, "a 1 MiB answer (get_feature of a 1 MiB body), p50", pc(f.megabyte, 0.5), "ms", goal: 30,
+      note: "request to the whole frame decoded; the Go peer")
+    report.add(
+      group, "a 1 MiB board_snapshot from the aioquic peer, p50", pc(f.snapshotMegabyte, 0.5), "ms",
+      note: "Python's aioquic sending: for scale, not the client's figure")
+    let b = boards(p: p, root: root, dir: dir, certs: certs, quicPython: quicPython)
+    let boards = "A running 1920x1080 board following a server's 300 features, idle (20 s each)"
+    if let tcp = b.tcp {
+      report.add(
+        boards, "orchestra:// (TCP): resident memory", Double(tcp.rssKiB) / 1024, "MiB",
+        note: "CPU \(Report.number(tcp.cpu)) % core")
+    }
+    if let quic = b.quic {
+      report.add(
+        boards, "orchestra+quic://: resident memory", Double(quic.rssKiB) / 1024, "MiB",
+        note: "CPU \(Report.number(quic.cpu)) % core")
+      if let tcp = b.tcp {
+        report.add(
+          boards, "orchestra+quic:// beside orchestra://: resident memory", Double(quic.rssKiB - tcp.rssKiB) / 1024,
+          "MiB",
+          goal: 8, note: "the same board from the same peer logic")
+      }
+    }
+    if let following = b.following {
+      report.add(
+        "Following idle sources, in process", "orchestra+quic:// (a QUIC connection, health every 5 s)", following,
+        "% core", goal: 0.1)
+    }
+  }
+
+  /// `--quic-only`: these figures alone, printed as the whole report prints them.
+  @MainActor static func only() {
+    let arguments = CommandLine.arguments
+    guard let i = arguments.firstIndex(of: "--wallboard"), i + 1 < arguments.count else {
+      print("--quic-only needs --wallboard PATH")
+      exit(2)
+    }
+    signal(SIGPIPE, SIG_IGN)
+    let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
+    let dir = NSTemporaryDirectory() + "wallboard-bench-quic-\(getpid())"
+    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let report = Report()
+    figures(into: report, p: WallboardProcess(binary: arguments[i + 1]), dir: dir, root: root)
+    print(report.table(), terminator: "")
+  }
 }

@@ -16,6 +16,12 @@ import WallboardCore
 import Widgets
 import Wire
 
+// `--quic-only`: the QUIC transport's figures alone (issue 23), for a quick look.
+if CommandLine.arguments.contains("--quic-only") {
+  QUICBench.only()
+  exit(0)
+}
+
 struct Result {
   var name: String
   var count: Int
@@ -798,59 +804,7 @@ if let binary = argument("--wallboard") {
   report.add(busy, "png: file: files written", busyRun.writesPerSecond ?? 0, "/s", goal: 1)
   report.add(busy, "png: file: resident memory", Double(busyRun.rssKiB) / mib, "MiB", goal: 32)
 
-  quicFigures(p: p, dir: dir)
-}
-
-/// Issue 23: the QUIC transport against the test peers (`make bench` builds the Go peer and the
-/// aioquic venv first; without them the section says so).
-@MainActor func quicFigures(p: WallboardProcess, dir: String) {
-  let group = "orchestra+quic:// on loopback (QUIC, TLS 1.3, a client certificate)"
-  let quicPython = root + "/.build/quic-venv/bin/python"
-  let goPeer = root + "/.build/upstream-peer/upstream-peer"
-  guard FileManager.default.isExecutableFile(atPath: quicPython), FileManager.default.isExecutableFile(atPath: goPeer)
-  else {
-    report.add(group, "not measured", .nan, "", note: "no test peers: run scripts/quic-venv.sh and scripts/upstream-peer.sh")
-    return
-  }
-  let certs = dir + "/certs"
-  let make = Process()
-  make.executableURL = URL(fileURLWithPath: "/bin/bash")
-  make.arguments = [root + "/Tests/OrchestraPeer/make-certs.sh", certs]
-  make.standardOutput = FileHandle.nullDevice
-  try! make.run()
-  make.waitUntilExit()
-  let f = QUICBench.run(root: root, dir: dir, certs: certs, quicPython: quicPython)
-  let pc = QUICBench.percentile
-  report.add(
-    group, "handshake to confirmed, p50", pc(f.handshake, 0.5), "ms", goal: 5,
-    note: "p90 \(Report.number(pc(f.handshake, 0.9))) ms; \(f.handshake.count) connections to the Go peer (quic-go)")
-  report.add(
-    group, "request round trip (health on a new stream), p50", pc(f.roundTrip, 0.5), "ms", goal: 0.5,
-    note: "p99 \(Report.number(pc(f.roundTrip, 0.99))) ms; \(f.roundTrip.count) requests on one connection")
-  report.add(
-    group, "a 1 MiB answer (get_feature of a 1 MiB body), p50", pc(f.megabyte, 0.5), "ms", goal: 30,
-    note: "request to the whole frame decoded; the Go peer")
-  report.add(
-    group, "a 1 MiB board_snapshot from the aioquic peer, p50", pc(f.snapshotMegabyte, 0.5), "ms",
-    note: "Python's aioquic sending: for scale, not the client's figure")
-  let b = QUICBench.boards(p: p, root: root, dir: dir, certs: certs, quicPython: quicPython)
-  let boards = "A running 1920x1080 board following a server's 300 features, idle (20 s each)"
-  if let tcp = b.tcp {
-    report.add(boards, "orchestra:// (TCP): resident memory", Double(tcp.rssKiB) / mib, "MiB", note: "CPU \(Report.number(tcp.cpu)) % core")
-  }
-  if let quic = b.quic {
-    report.add(boards, "orchestra+quic://: resident memory", Double(quic.rssKiB) / mib, "MiB", note: "CPU \(Report.number(quic.cpu)) % core")
-    if let tcp = b.tcp {
-      report.add(
-        boards, "orchestra+quic:// beside orchestra://: resident memory", Double(quic.rssKiB - tcp.rssKiB) / mib, "MiB",
-        goal: 8, note: "the same board from the same peer logic")
-    }
-  }
-  if let following = b.following {
-    report.add(
-      "Following idle sources, in process", "orchestra+quic:// (a QUIC connection, health every 5 s)", following,
-      "% core", goal: 0.1)
-  }
+  QUICBench.figures(into: report, p: p, dir: dir, root: root)
 }
 
 print("Wallboard benchmarks (release)")

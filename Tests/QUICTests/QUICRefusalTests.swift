@@ -196,7 +196,8 @@ struct QUICRefusalTests {
     let board = LiveBoard()
     source.start { board.put($0) }
     defer { source.stop() }
-    #expect(board.wait(5) { $0.origins[origin]?.connectionDetail?.contains(says) == true },
+    #expect(
+      board.wait(5) { $0.origins[origin]?.connectionDetail?.contains(says) == true },
       "\(String(describing: board.board().origins[origin]?.connectionDetail))")
     #expect(board.board().features.isEmpty)
     #expect(board.board().origins[origin]?.connection != .live)

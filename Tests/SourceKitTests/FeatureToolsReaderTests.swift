@@ -30,7 +30,8 @@ import WorkspaceFormats
         let all = projects[p] ?? []
         let offset = args["offset"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } } ?? 0
         let page = all.dropFirst(offset).prefix(pageSize)
-        var text = "## Features (\(page.count))\n\n| ID | Title | Status | Priority | Kind | Assignee |\n|--|--|--|--|--|--|\n"
+        var text =
+          "## Features (\(page.count))\n\n| ID | Title | Status | Priority | Kind | Assignee |\n|--|--|--|--|--|--|\n"
         for f in page { text += "| \(f.id) | Title \(f.id) | \(f.status) | P2 | feature | — |\n" }
         text += "\n*Showing \(offset + 1)-\(offset + page.count) of \(all.count) total*\n"
         return ToolResponse(success: true, result: ["text": .string(text)])
@@ -71,7 +72,8 @@ import WorkspaceFormats
     let (first, problems) = server.pass(&reader)
     #expect(problems.isEmpty)
     let snap = try #require(first)
-    #expect(snap.features.map { "\($0.projectId ?? "")/\($0.id)" } == ["api/F1", "web/F1", "web/F2", "web/F3"],
+    #expect(
+      snap.features.map { "\($0.projectId ?? "")/\($0.id)" } == ["api/F1", "web/F1", "web/F2", "web/F3"],
       "ids unique only within a project: both F1s")
     #expect(snap.features.first { $0.projectId == "web" && $0.id == "F1" }?.labels == ["sprint:s1"])
     #expect(server.calls.filter { $0 == "list_features" }.count == 3, "web has two pages")

@@ -45,7 +45,10 @@ struct QUICSourceTests {
       ["ca.crt": "ca.crt", "other-client.crt": "wallboard-client.crt", "other-client.key": "wallboard-client.key"],
       [], "alert"
     ),
-    ("no CA", ["wallboard-client.crt": "wallboard-client.crt", "wallboard-client.key": "wallboard-client.key"], [], "ca.crt"),
+    (
+      "no CA", ["wallboard-client.crt": "wallboard-client.crt", "wallboard-client.key": "wallboard-client.key"], [],
+      "ca.crt"
+    ),
   ]
 
   @Test(arguments: 0..<5)

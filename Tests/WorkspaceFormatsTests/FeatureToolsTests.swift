@@ -53,12 +53,15 @@ import WorkspaceFormats
   /// Found by the `tools` fuzzer: " total" before " of " in a footer trapped on a reversed range.
   @Test(arguments: ["*Showing 1-3 total of 7*", "*Showing of*", "*Showing  total of  total*"])
   func aFooterOutOfOrderIsNoTotal(_ footer: String) {
-    #expect(FeatureTools.page(Self.result("| F1 | One | todo | P2 | feature | — |\n" + footer), project: "p").total == nil)
+    #expect(
+      FeatureTools.page(Self.result("| F1 | One | todo | P2 | feature | — |\n" + footer), project: "p").total == nil)
   }
 
   @Test func aLegacyListHasNoFooterAndAnEmptyPageNoRows() {
     let legacy = FeatureTools.page(
-      Self.result("## Features (1)\n\n| ID | Title | Status | Priority | Kind | Assignee |\n|---|---|---|---|---|---|\n| F1 | One | done | P2 | feature | — |\n"),
+      Self.result(
+        "## Features (1)\n\n| ID | Title | Status | Priority | Kind | Assignee |\n|---|---|---|---|---|---|\n| F1 | One | done | P2 | feature | — |\n"
+      ),
       project: "p")
     #expect(legacy.total == nil)
     #expect(legacy.records.map(\.status) == ["done"])
@@ -156,7 +159,9 @@ import WorkspaceFormats
   @Test func valuesAreCapped() throws {
     let long = String(repeating: "é", count: 5000)
     let page = FeatureTools.page(
-      Self.result("| ID | Title | Status | Priority | Kind | Assignee |\n|--|--|--|--|--|--|\n| F | \(long) | todo | P1 | feature | — |\n"),
+      Self.result(
+        "| ID | Title | Status | Priority | Kind | Assignee |\n|--|--|--|--|--|--|\n| F | \(long) | todo | P1 | feature | — |\n"
+      ),
       project: "p")
     #expect(try #require(page.records.first).title.utf8.count <= 4096)
     let longId = String(repeating: "x", count: 300)
