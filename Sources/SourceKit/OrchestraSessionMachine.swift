@@ -96,6 +96,8 @@ public struct OrchestraSessionMachine: SourceMachine {
 
   public static let healthOnlyDetail = "server healthy; no event stream available"
   public static let partialDetail = "no board_snapshot tool on the server: live events only"
+  /// The detail of a source that follows the server's events (bootstrapped by its snapshot).
+  public static let streamDetail = "following the server's event stream"
   /// The detail of a source that reads a server's features tools.
   public static func readingDetail(every seconds: Double) -> String {
     "no event stream on the server: reading its features tools every \(Int(seconds.rounded())) s"
@@ -261,7 +263,7 @@ public struct OrchestraSessionMachine: SourceMachine {
       if liveSince != nil {
         out.append(
           .deliver(
-            .connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : nil)))
+            .connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : Self.streamDetail)))
       }
     case (.streaming, .unhealthy(let why)), (.bootstrapping, .unhealthy(let why)):
       // A server that stops answering health is not to be trusted, even while its stream socket
@@ -309,7 +311,8 @@ public struct OrchestraSessionMachine: SourceMachine {
       for p in problems { out.append(.deliver(.rejected(origin: origin, at: stamp, reason: p))) }
       if let snapshot {
         out.append(
-          .deliver(.event(Event(origin: origin, seq: nil, time: stamp, receivedAt: stamp, body: .boardSnapshot(snapshot)))))
+          .deliver(
+            .event(Event(origin: origin, seq: nil, time: stamp, receivedAt: stamp, body: .boardSnapshot(snapshot)))))
       }
       nextPass = now.adding(seconds: settings.toolsInterval)
     }
@@ -381,7 +384,7 @@ public struct OrchestraSessionMachine: SourceMachine {
     liveSince = now
     lastError = nil
     out.append(
-      .deliver(.connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : nil)))
+      .deliver(.connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : Self.streamDetail)))
   }
 
   /// Applies a `board_snapshot` answer, unless it is older than what this stream applied.
