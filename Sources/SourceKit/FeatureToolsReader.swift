@@ -20,6 +20,8 @@ public struct FeatureToolsReader: Hashable, Sendable {
   public static let pageSize = 200
   /// The most features (and projects) a pass reads: as many as a snapshot holds.
   public static let maxFeatures = EventLimits().maxSnapshotFeatures
+  /// The most problems a pass reports (a page of bad rows is said, not repeated without end).
+  public static let maxProblems = 20
 
   /// What comes after an answer.
   public enum Step: Hashable, Sendable {
@@ -100,13 +102,19 @@ public struct FeatureToolsReader: Hashable, Sendable {
         return nextProject(at: now)
       }
       let page = FeatureTools.page(result, project: project)
-      problems += page.skipped.map { "\(project): list_features: \($0)" }
+      problems += page.skipped.prefix(Self.maxProblems - min(problems.count, Self.maxProblems)).map {
+        "\(project): list_features: \($0)"
+      }
+      var added = 0
       for r in page.records where rows[r.key] == nil && rows.count < Self.maxFeatures {
         rows[r.key] = r
         order.append(r.key)
+        added += 1
       }
       let next = offset + page.records.count
-      if let total = page.total, next < total, !page.records.isEmpty, rows.count < Self.maxFeatures {
+      // The next page, while the total says there is one and this page brought rows not seen
+      // (a server that ignores `offset` and sends the same page again is read once).
+      if let total = page.total, next < total, added > 0, rows.count < Self.maxFeatures {
         doing = .features(project: project, offset: next)
         return .call(Self.listRequest(project, offset: next))
       }

@@ -103,6 +103,33 @@ import WorkspaceFormats
     #expect(problems.count == 1 && problems[0].contains("storage_error"))
   }
 
+  /// A server that ignores `offset` and gives the first page again, with a total far away:
+  /// read once, not a page at a time to the total.
+  @Test func aServerThatIgnoresOffsetsIsNotPagedWithoutEnd() throws {
+    let server = Server()
+    server.projects = ["p": [("A", "todo", []), ("B", "todo", []), ("C", "todo", [])]]
+    var reader = FeatureToolsReader()
+    var step = FeatureToolsReader.Step.call(reader.begin())
+    var lists = 0
+    while case .call(let r) = step, lists < 100 {
+      var answer = server.answer(r)
+      if r.toolName == "list_features" {
+        lists += 1
+        let page =
+          "| ID | Title | Status | Priority | Kind | Assignee |\n|--|--|--|--|--|--|\n| A | a | todo | P2 | feature | — |\n"
+          + "| B | b | todo | P2 | feature | — |\n\n*Showing 1-2 of 1000000 total*\n"
+        answer = ToolResponse(success: true, result: ["text": .string(page)])
+      }
+      step = reader.take(answer, at: Instant(millis: 0))
+    }
+    #expect(lists == 2, "the repeated page ends the project")
+    guard case .finished(let snap, _) = step else {
+      Issue.record("\(step)")
+      return
+    }
+    #expect(try #require(snap).features.map(\.id) == ["A", "B"])
+  }
+
   @Test func aServerWithoutTheToolsSaysSo() {
     var reader = FeatureToolsReader()
     _ = reader.begin()
