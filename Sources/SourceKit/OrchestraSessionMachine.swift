@@ -263,7 +263,8 @@ public struct OrchestraSessionMachine: SourceMachine {
       if liveSince != nil {
         out.append(
           .deliver(
-            .connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : Self.streamDetail)))
+            .connection(
+              origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : Self.streamDetail)))
       }
     case (.streaming, .unhealthy(let why)), (.bootstrapping, .unhealthy(let why)):
       // A server that stops answering health is not to be trusted, even while its stream socket
@@ -384,7 +385,9 @@ public struct OrchestraSessionMachine: SourceMachine {
     liveSince = now
     lastError = nil
     out.append(
-      .deliver(.connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : Self.streamDetail)))
+      .deliver(
+        .connection(origin: origin, status: .live, at: stamp, detail: partial ? Self.partialDetail : Self.streamDetail))
+    )
   }
 
   /// Applies a `board_snapshot` answer, unless it is older than what this stream applied.
