@@ -8,7 +8,8 @@ It binds 127.0.0.1 on a free port and prints one line, `PORT <n>`; a client that
 port is given a socket of its own towards the target (so the server sees one address per
 client, as on a real link), and the server's answers go back through it. Every datagram, both
 ways, is dropped with probability --loss and otherwise delivered --delay seconds later (order
-kept: a fixed delay). The random numbers are seeded, so a run can be repeated. It serves until
+kept: a fixed delay). The random numbers are seeded, so a run can be repeated. A line `loss X`
+on stdin sets the share dropped from then on (`loss 1` makes a link that went dead). It serves until
 its stdin ends (a test that dies takes it along), then prints what it did:
 `COUNTS <up> <down> <dropped up> <dropped down>` (datagrams).
 
@@ -80,8 +81,15 @@ async def main():
 
     link.front, _ = await loop.create_datagram_endpoint(Front, local_addr=("127.0.0.1", 0))
     print("PORT", link.front.get_extra_info("sockname")[1], flush=True)
-    # Until stdin ends.
-    await loop.run_in_executor(None, sys.stdin.read)
+    # Until stdin ends; a line `loss X` sets the share dropped from then on (1: a link gone dead).
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            break
+        words = line.split()
+        if len(words) == 2 and words[0] == "loss":
+            link.loss = float(words[1])
+            print("OK loss", flush=True)
     c = link.counts
     print(f"COUNTS {c['up']} {c['down']} {c['dropped_up']} {c['dropped_down']}", flush=True)
     for b in link.backs.values():

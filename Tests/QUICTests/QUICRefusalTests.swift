@@ -203,3 +203,59 @@ struct QUICRefusalTests {
     #expect(board.board().origins[origin]?.connection != .live)
   }
 }
+
+/// What the connection itself does with what comes and what does not.
+@Suite("QUIC connection", .serialized)
+struct QUICConnectionTests {
+  /// A server that goes silent after the handshake (a restarted one has forgotten the
+  /// connection; a cable pulled): a request sent and not one datagram back ends the connection
+  /// after `lossTimeout`, and the stream's read says why.
+  @Test func aServerGoneSilentIsSaidWithinTheLossTimeout() throws {
+    let peer = try OrchestraPeer(.upstream(arguments: []))
+    defer { peer.stop() }
+    let link = try LossyLink(target: peer.port, loss: 0, delay: 0.001)
+    defer { link.stop() }
+    var settings = QUICConnection.Settings()
+    settings.lossTimeout = 1
+    let c = try QUICConnection.connect(
+      host: "127.0.0.1", port: link.port, credentials: try TLSCredentials(directory: try TestCertificates.folder()),
+      settings: settings, until: Clock.system.monotonic().adding(seconds: 3), clock: .system)
+    defer { c.close() }
+    try link.setLoss(1)
+    let stream = try c.openStream(until: Clock.system.monotonic().adding(seconds: 2))
+    defer { stream.close() }
+    try stream.write(LengthPrefixFramer.frame(PluginRequest(requestId: "h", request: .health).encode()))
+    try stream.finishWriting()
+    let started = Date()
+    let deadline = Clock.system.monotonic().adding(seconds: 5)
+    var failure: TransportError?
+    while failure == nil, Clock.system.monotonic() < deadline {
+      do throws(TransportError) { _ = try stream.read(until: deadline) } catch { failure = error }
+    }
+    let waited = Date().timeIntervalSince(started)
+    #expect(failure?.reason.contains("no answer for 1 s") == true, "\(String(describing: failure))")
+    #expect(waited >= 0.9 && waited < 3, "said after \(waited) s")
+    #expect(c.failure == .noAnswer(seconds: 1))
+  }
+
+  @Test(arguments: [1, 7, 1500, 70_000])
+  func anInboxGivesBackWhatCameInOrderInReadsOfAnySize(_ read: Int) {
+    var inbox = StreamInbox()
+    var given: [UInt8] = []
+    for n in [3, 0, 1452, 1, 65_536, 9] {
+      let chunk = (0..<n).map { UInt8(truncatingIfNeeded: given.count + $0) }
+      inbox.append(chunk)
+      given += chunk
+    }
+    #expect(inbox.count == given.count)
+    var taken: [UInt8] = []
+    while !inbox.isEmpty {
+      let part = inbox.take(max: read)
+      #expect(!part.isEmpty && part.count <= read)
+      taken += part
+    }
+    #expect(taken == given)
+    inbox.append([1, 2, 3])
+    #expect(inbox.removeAll() == 3 && inbox.isEmpty)
+  }
+}

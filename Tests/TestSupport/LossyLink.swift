@@ -47,6 +47,14 @@ public final class LossyLink: @unchecked Sendable {
 
   deinit { stop() }
 
+  /// From now on, drops this share of the datagrams (1: the link is dead both ways).
+  public func setLoss(_ loss: Double) throws {
+    try input.write(contentsOf: Data("loss \(loss)\n".utf8))
+    guard let line = lines.next(until: Date(timeIntervalSinceNow: 5)), line == "OK loss" else {
+      throw OrchestraPeer.Failure.timedOut(command: "loss \(loss)", lines: [])
+    }
+  }
+
   /// Ends the link and reads what it did (`delivered`, `dropped`). A second call does nothing.
   public func stop() {
     guard process.isRunning else { return }
