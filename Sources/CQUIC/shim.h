@@ -398,7 +398,6 @@ static inline const char *wb_quic_priorities(void) {
 }
 
 // Error codes Swift cannot import as plain constants on every version.
-static inline int wb_quic_err_write_more(void) { return NGTCP2_ERR_WRITE_MORE; }
 static inline int wb_quic_err_stream_data_blocked(void) { return NGTCP2_ERR_STREAM_DATA_BLOCKED; }
 static inline int wb_quic_err_stream_shut_wr(void) { return NGTCP2_ERR_STREAM_SHUT_WR; }
 static inline int wb_quic_err_stream_not_found(void) { return NGTCP2_ERR_STREAM_NOT_FOUND; }
@@ -409,6 +408,5 @@ static inline int wb_quic_err_idle_close(void) { return NGTCP2_ERR_IDLE_CLOSE; }
 static inline int wb_quic_err_handshake_timeout(void) { return NGTCP2_ERR_HANDSHAKE_TIMEOUT; }
 static inline int wb_quic_err_crypto(void) { return NGTCP2_ERR_CRYPTO; }
 static inline int wb_quic_err_callback_failure(void) { return NGTCP2_ERR_CALLBACK_FAILURE; }
-static inline int wb_quic_err_drop_conn(void) { return NGTCP2_ERR_DROP_CONN; }
 
 #endif

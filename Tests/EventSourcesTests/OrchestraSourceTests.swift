@@ -94,6 +94,9 @@ struct OrchestraSourceTests {
   func bootstrapsThenFollowsLiveEvents(wire: OrchestraPeer.Wire) throws {
     try withLiveSource(wire) { peer, source, board, origin in
       #expect(board.board().activeSprint()?.id == "s1")
+      #expect(
+        board.board().origins[origin]?.connectionDetail == OrchestraSessionMachine.streamDetail,
+        "the source says it follows the event stream")
       try Self.publish(peer, "feature.updated", #"{"id":"A","status":"in_progress"}"#)
       try Self.publish(peer, "feature.created", #"{"id":"E","title":"New","status":"todo","points":2}"#)
       #expect(board.wait { $0.features["A"]?.status == "in-progress" && $0.features["E"] != nil })
