@@ -52,7 +52,8 @@ let package = Package(
     // source's machine (the Orchestra session, the workspace, the push hint, polling, the
     // simulation), the workspace locator, backoff. No thread, no file, no socket.
     .target(
-      name: "SourceKit", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "Clock"], swiftSettings: strict),
+      name: "SourceKit", dependencies: ["WallboardCore", "Wire", "WorkspaceFormats", "Codec", "Clock"],
+      swiftSettings: strict),
     // The I/O half: where events come from — the simulated team, JSON Lines files, Orchestra's
     // workspaces and servers — as shells that do what their machines ask (sockets through a
     // Transport, files, watchers, the SQLite readers), every one run by the one MachineDriver.
@@ -186,7 +187,7 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(
-      name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Clock", "TestSupport"],
+      name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Codec", "Clock", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WorkspaceFormatsTests", dependencies: ["WorkspaceFormats", "WallboardCore", "TestSupport"],

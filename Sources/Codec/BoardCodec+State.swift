@@ -79,6 +79,7 @@ extension ByteWriter {
     if o.cursor.floor != nil { flags |= 1 << 10 }
     if o.cursor.restarted { flags |= 1 << 11 }
     if o.file != nil { flags |= 1 << 12 }
+    if o.relayed != nil { flags |= 1 << 13 }
     varint(flags)
     int(o.events)
     int(o.rejected)
@@ -102,6 +103,7 @@ extension ByteWriter {
       filePosition(v)
       int(o.linesPastFile)
     }
+    if let v = o.relayed { relayPosition(v) }
   }
 
   mutating func transition(_ t: Transition) {
@@ -309,7 +311,7 @@ extension ByteReader {
   }
 
   mutating func origin() throws(CodecError) -> OriginState {
-    let flags = try self.flags("flags", allowed: format >= 4 ? 0x1FFF : 0xFFF)
+    let flags = try self.flags("flags", allowed: format >= 5 ? 0x3FFF : format >= 4 ? 0x1FFF : 0xFFF)
     var o = OriginState()
     o.events = try tally("events")
     o.rejected = try tally("rejected")
@@ -339,6 +341,9 @@ extension ByteReader {
     if flags & (1 << 12) != 0 {
       do throws(CodecError) { o.file = try filePosition() } catch { throw error.within("file") }
       o.linesPastFile = try tally("linesPastFile")
+    }
+    if flags & (1 << 13) != 0 {
+      do throws(CodecError) { o.relayed = try relayPosition() } catch { throw error.within("relayed") }
     }
     return o
   }

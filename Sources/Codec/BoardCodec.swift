@@ -39,7 +39,10 @@ public enum BoardCodec {
   /// `fileRead` input (tag 4) and an origin's file position (flag bit 12, then the position and
   /// `linesPastFile`); older blobs have neither, and an older build refuses a version 4 blob
   /// (and the journal's meta says so before any is read).
-  public static let version: UInt8 = 4
+  /// Version 5 adds the `relayed` input (tag 5: the wall's origin, the stream position, then the
+  /// input it carries, which is never itself relayed) and an origin's relay position (flag bit
+  /// 13).
+  public static let version: UInt8 = 5
   /// The format versions this build decodes.
   public static let readable: ClosedRange<UInt8> = 1...version
   /// The longest string a blob may hold, in bytes of UTF-8: the decoder refuses a longer one.
@@ -145,7 +148,7 @@ public enum BoardCodec {
 
 extension ByteWriter {
   /// Throws unless the decoder would take back what was written: its strings and its size.
-  fileprivate func check(maxBytes: Int, _ what: String) throws(CodecError) {
+  func check(maxBytes: Int, _ what: String) throws(CodecError) {
     guard longestString <= BoardCodec.maxStringBytes else {
       throw CodecError(
         offset: 0, path: what,
@@ -160,7 +163,7 @@ extension ByteWriter {
 
 extension BoardInput {
   fileprivate var isRestored: Bool {
-    if case .restored = self { return true }
+    if case .restored = payload { return true }
     return false
   }
 }
@@ -198,7 +201,17 @@ extension ByteWriter {
       string(origin)
       instant(at)
       filePosition(p)
+    case .relayed(let via, let position, let inner):
+      byte(5)
+      string(via)
+      relayPosition(position)
+      self.input(inner)
     }
+  }
+
+  mutating func relayPosition(_ p: RelayPosition) {
+    int64(p.stream)
+    varint(p.sequence)
   }
 
   mutating func filePosition(_ p: FilePosition) {
@@ -263,6 +276,15 @@ extension ByteReader {
         let at = try instant("at")
         return .fileRead(origin: origin, at: at, through: try filePosition())
       } catch { throw error.within("fileRead") }
+    case 5 where format >= 5:
+      do throws(CodecError) {
+        let via = try string("via")
+        let position = try relayPosition()
+        let innerStart = offset
+        let inner = try input()
+        guard !inner.isRelayed else { throw fail("input", at: innerStart, "a relayed input within a relayed input") }
+        return .relayed(via: via, position: position, input: inner)
+      } catch { throw error.within("relayed") }
     case let tag:
       throw fail("tag", at: start, "unknown BoardInput tag \(tag)")
     }
@@ -280,6 +302,10 @@ extension ByteReader {
     guard line >= 0 else { throw fail("line", at: start, "a negative line number \(line)") }
     return FilePosition(
       device: device, inode: inode, offset: at, line: line, head: try varint("head"), tail: try varint("tail"))
+  }
+
+  mutating func relayPosition() throws(CodecError) -> RelayPosition {
+    RelayPosition(stream: try int64("stream"), sequence: try varint("sequence"))
   }
 
   mutating func connectionStatus(_ field: StaticString) throws(CodecError) -> ConnectionStatus {

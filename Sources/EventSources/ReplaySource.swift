@@ -156,6 +156,7 @@ public final class ReplaySource: EventSource, MachineShell, @unchecked Sendable 
     case .connection(let o, let s, _, let d): return .connection(origin: o, status: s, at: now, detail: d)
     case .fileRead(let o, _, let p): return .fileRead(origin: o, at: now, through: p)
     case .restored: return input
+    case .relayed(let via, let p, let inner): return .relayed(via: via, position: p, input: received(inner, now: now))
     }
   }
 }

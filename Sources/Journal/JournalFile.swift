@@ -340,12 +340,14 @@ public struct JournalRow: Hashable, Sendable {
     }
   }
 
-  /// The columns for `input`; nil for a restored board (kept as a snapshot, not a row).
+  /// The columns for `input`; nil for a restored board, relayed or not (kept as a snapshot, not a
+  /// row).
   public init?(_ input: BoardInput, _ reduction: Reduction, at: Instant) {
     self.id = 0
     self.at = at
     self.outcome = Outcome(reduction)
-    switch input {
+    // A relayed input is filed as what it carries (its body keeps the relay position).
+    switch input.payload {
     case .event(let e):
       (kind, origin, seq, time, topic) = (.event, e.origin, e.seq, e.time, e.body.topic)
     case .rejected(let o, let t, _, let p):
@@ -354,7 +356,7 @@ public struct JournalRow: Hashable, Sendable {
       (kind, origin, seq, time, topic) = (.connection, o, nil, t, nil)
     case .fileRead(let o, let t, _):
       (kind, origin, seq, time, topic) = (.fileRead, o, nil, t, nil)
-    case .restored:
+    case .restored, .relayed:
       return nil
     }
   }

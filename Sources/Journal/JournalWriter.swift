@@ -135,8 +135,8 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     guard !closing else { return false }
-    if case .restored = input {
-      // A board replaced whole: the inputs before it no longer lead to it.
+    if case .restored = input.payload {
+      // A board replaced whole (a wall's bootstrap included: the snapshot keeps its position): the inputs before it no longer lead to it.
       gapPending = true
       return true
     }

@@ -205,6 +205,9 @@ public struct OriginState: Hashable, Sendable {
   /// The lines (events and rejections) this origin delivered since `file` was said: a source
   /// resuming at `file` passes over as many.
   public package(set) var linesPastFile = 0
+  /// Where a wall following a published board (`nats://…`) read its stream to: the position of
+  /// the last relayed input applied; nil for every other source.
+  public package(set) var relayed: RelayPosition?
   public init() {}
 }
 

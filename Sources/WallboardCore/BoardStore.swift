@@ -54,7 +54,7 @@ public struct BoardStore: Sendable {
   ///   - asOfRule: how `asOf` holds this input (see `AsOf`).
   @discardableResult
   public mutating func apply(_ input: BoardInput, at: Instant? = nil, asOfRule: AsOf = .everyEvent) -> Reduction? {
-    if let asOf, case .event(let e) = input, e.time > asOf, asOfRule.setsAside(e.body) {
+    if let asOf, case .event(let e) = input.payload, e.time > asOf, asOfRule.setsAside(e.body) {
       tally.afterAsOf += 1
       return nil
     }
@@ -69,11 +69,11 @@ public struct BoardStore: Sendable {
       now = clock ?? Instant(millis: 0)
     }
     let reduction = Reducer.reduce(into: &state, input)
-    switch input {
+    switch input.payload {
     case .event(let e) where e.body != .heartbeat && reduction != .duplicate: version &+= 1
     case .restored: version &+= 1
     // Connections, rejected lines and a followed file's position: nothing the projections read.
-    case .event, .connection, .rejected, .fileRead: break
+    case .event, .connection, .rejected, .fileRead, .relayed: break
     }
     switch reduction {
     case .applied: tally.applied += 1
@@ -81,7 +81,10 @@ public struct BoardStore: Sendable {
     case .ignored: tally.ignored += 1
     case .rejected: tally.rejected += 1
     }
-    switch input {
+    switch input.payload {
+    case .restored where input.isRelayed:
+      // A published board a wall bootstraps from is what the board is now, not a memory.
+      restoredFrom = nil
     case .restored(let saved):
       restoredFrom = saved.lastHeardTime ?? now
     case .connection(_, .live, _, _):
@@ -151,12 +154,13 @@ extension BoardInput {
     case .connection(_, _, let at, _): at
     case .fileRead(_, let at, _): at
     case .restored(let s): s.lastEventTime ?? s.lastHeardTime ?? Instant(millis: 0)
+    case .relayed(_, _, let inner): inner.time
     }
   }
 
   /// An event's time; nil for the other inputs.
   var eventTime: Instant? {
-    if case .event(let e) = self { e.time } else { nil }
+    if case .event(let e) = payload { e.time } else { nil }
   }
 }
 

@@ -104,9 +104,41 @@ public enum BoardInput: Hashable, Sendable {
   /// A followed file's source has read its file `through` a position (and counts the lines it
   /// delivers after it): what a board restored from the journal resumes the file at.
   case fileRead(origin: String, at: Instant, through: FilePosition)
-  /// A whole board read back from a journal (a snapshot a run saved): it replaces the state,
-  /// settings included. Only a journal's reader delivers it, first, before what followed it.
+  /// A whole board read back from a journal (a snapshot a run saved), or a published board a
+  /// wall bootstraps from: it replaces the state, settings included. Only a journal's reader and
+  /// a relay deliver it, first, before what followed it.
   indirect case restored(BoardState)
+  /// An input another board took and published (`wallboard publish`), as a wall following it
+  /// (`nats://…`, the origin `via`) read it at `position` of the broker's stream: applied as the
+  /// input itself, and the position kept in the same step (`OriginState.relayed`), so that a
+  /// wall's journal always agrees with what it applied and a restart goes on after it. `input`
+  /// is never itself relayed (the codec refuses it).
+  indirect case relayed(via: String, position: RelayPosition, input: BoardInput)
+
+  /// The input itself, a relayed one's inner input: what it says, wherever it came from.
+  public var payload: BoardInput {
+    if case .relayed(_, _, let inner) = self { inner } else { self }
+  }
+
+  /// Whether another board took it first (`relayed`).
+  public var isRelayed: Bool {
+    if case .relayed = self { true } else { false }
+  }
+}
+
+/// Where a wall read a published board to: the broker's stream, named by when it was created
+/// (a stream deleted and made anew is another stream, its positions another count), and the
+/// sequence of the last message applied.
+public struct RelayPosition: Hashable, Sendable, CustomStringConvertible {
+  /// When the stream was created, in nanoseconds since 1970 (the broker's clock).
+  public var stream: Int64
+  /// The stream sequence of the last message applied (0: none yet, the board came whole).
+  public var sequence: UInt64
+  public init(stream: Int64, sequence: UInt64) {
+    self.stream = stream
+    self.sequence = sequence
+  }
+  public var description: String { "\(sequence)" }
 }
 
 /// A source's connection as its driver sees it. `stale` is not here: it is derived from the

@@ -42,6 +42,11 @@ public enum Reducer {
     case .restored(let saved):
       state = saved
       return .applied
+    case .relayed(let via, let position, let inner):
+      precondition(inner.payload == inner, "a relayed input within a relayed input")
+      let reduction = reduce(into: &state, inner)
+      state.withOrigin(via) { $0.relayed = position }
+      return reduction
     }
   }
 

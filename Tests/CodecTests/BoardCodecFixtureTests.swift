@@ -56,6 +56,9 @@ struct BoardCodecFixtureTests {
     let state = try Self.fixture(version, "state.bin")
     #expect(BoardCodec.encode(try BoardCodec.decodeState(state)) == state)
     #expect(try BoardCodec.decodeState(state).origins["jsonl:team"]?.file != nil, "a version 4 field is there")
+    #expect(
+      try BoardCodec.decodeState(state).origins["nats://hub:4222/TEAM"]?.relayed?.sequence == 42,
+      "a version 5 field is there")
   }
 
   /// Each field changed alone, to a value other than the empty struct's.

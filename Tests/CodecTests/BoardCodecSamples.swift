@@ -161,6 +161,12 @@ enum CodecSamples {
       .rejected(origin: "jsonl:/a", at: t0, reason: "", position: StreamPosition(publisher: nil, seq: Int64.min)),
       .rejected(origin: "jsonl:/a", at: t0, reason: "bad", position: StreamPosition(publisher: "pub", seq: 42)),
       .restored(BoardState()), .restored(richState),
+      .relayed(
+        via: "nats://hub:4222/TEAM", position: RelayPosition(stream: Int64.min, sequence: UInt64.max),
+        input: .restored(richState)),
+      .relayed(
+        via: "", position: RelayPosition(stream: 0, sequence: 0),
+        input: .rejected(origin: "nats://hub:4222/TEAM", at: t0, reason: "message 3: bad")),
     ]
     for status in [ConnectionStatus.connecting, .live, .reconnecting, .offline, .ended] {
       out.append(.connection(origin: "sim", status: status, at: t0, detail: nil))

@@ -312,6 +312,18 @@ struct BoardCodecTests {
     #expect(g.path == "input.connection.status" && g.problem.contains("tag 5"))
   }
 
+  @Test func aRelayedInputWithinARelayedInputIsRefused() throws {
+    let inner = BoardInput.connection(origin: "sim", status: .live, at: S.t0, detail: nil)
+    let once = BoardInput.relayed(via: "V", position: RelayPosition(stream: 7, sequence: 8), input: inner)
+    // Built by hand: the encoder writes what it is given; the decoder refuses the nesting.
+    var twice = BoardCodec.encode(once)
+    let head = Array(twice.prefix(1)) + [5, 1, UInt8(ascii: "W"), 14, 16]
+    twice = head + twice.dropFirst()
+    let e = try error(input: twice)
+    #expect(e.path == "input.relayed.input" && e.problem.contains("relayed input within a relayed input"), "\(e)")
+    #expect(try BoardCodec.decodeInput(BoardCodec.encode(once)) == once)
+  }
+
   @Test func valuesTheReducerNeverMakesAreRefused() throws {
     // NaN points: the decoder must not crash on them, and refuses them.
     var f = S.bareFeature

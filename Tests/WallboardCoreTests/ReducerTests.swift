@@ -236,3 +236,33 @@ extension Event {
     return e
   }
 }
+
+@Suite struct RelayedInputTests {
+  let position = RelayPosition(stream: 5, sequence: 9)
+
+  @Test func aRelayedInputIsAppliedAsItselfAndItsPositionKeptInTheSameStep() {
+    var direct = BoardState()
+    var relayed = BoardState()
+    let e = BoardInput.event(Make.event("2026-11-02T09:00:00Z", .featureCreated(Make.feature("F-1")), seq: 1))
+    let r1 = Reducer.reduce(into: &direct, e)
+    let r2 = Reducer.reduce(into: &relayed, .relayed(via: "nats://h:1/B", position: position, input: e))
+    #expect(r1 == r2)
+    #expect(relayed.origins["nats://h:1/B"]?.relayed == position)
+    relayed.origins["nats://h:1/B"] = nil
+    #expect(relayed == direct)
+  }
+
+  @Test func aRelayedWholeBoardReplacesTheBoardAndKeepsThePosition() {
+    var board = BoardState()
+    _ = Reducer.reduce(into: &board, .event(Make.event("2026-11-02T09:00:00Z", .featureCreated(Make.feature("old")))))
+    var published = BoardState()
+    _ = Reducer.reduce(
+      into: &published, .event(Make.event("2026-11-02T09:00:00Z", .featureCreated(Make.feature("new")))))
+    var store = BoardStore(state: board)
+    store.markRestored()
+    store.apply(.relayed(via: "w", position: position, input: .restored(published)))
+    #expect(store.state.features.values.map(\.id) == ["new"])
+    #expect(store.state.origins["w"]?.relayed == position)
+    #expect(store.restoredFrom == nil, "a published board is the board now, not a memory")
+  }
+}
