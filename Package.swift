@@ -55,7 +55,7 @@ let package = Package(
     .systemLibrary(name: "CNATS"),
     // NATS and JetStream for a fleet of walls: connections, streams, acknowledged publishes,
     // ordered consumers, key-value buckets, NKey seeds. The one module that imports CNATS.
-    .target(name: "NATS", dependencies: ["CNATS"], swiftSettings: strict),
+    .target(name: "NATS", dependencies: ["CNATS", "Clock"], swiftSettings: strict),
     // The pure half of the sources: the EventSource protocol, the registry and the specs, every
     // source's machine (the Orchestra session, the workspace, the push hint, polling, the
     // simulation), the workspace locator, backoff. No thread, no file, no socket.

@@ -1,4 +1,5 @@
 internal import CNATS
+internal import Clock
 internal import Foundation
 
 #if canImport(Glibc)
@@ -13,13 +14,16 @@ final class ConnectionContext: @unchecked Sendable {
   let events: @Sendable (NATSConnection.Event) -> Void
   let seed: [UInt8]?
   let crypto: NATSCrypto?
+  /// What the wait for the closed callback is measured on.
+  let clock: Clock
   private let condition = NSCondition()
   private var closedSeen = false
 
   init(
     library: NATSLibrary, address: String, events: @escaping @Sendable (NATSConnection.Event) -> Void,
-    seed: [UInt8]?, crypto: NATSCrypto?
+    seed: [UInt8]?, crypto: NATSCrypto?, clock: Clock
   ) {
+    self.clock = clock
     self.library = library
     self.address = address
     self.events = events
@@ -29,11 +33,12 @@ final class ConnectionContext: @unchecked Sendable {
 
   /// Whether the closed callback came within `timeout` seconds.
   func waitClosed(timeout: Double) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = clock.monotonic().adding(seconds: timeout)
     condition.lock()
     defer { condition.unlock() }
     while !closedSeen {
-      if !condition.wait(until: deadline) { return closedSeen }
+      if clock.monotonic() >= deadline { return false }
+      clock.wait(until: deadline, on: condition)
     }
     return true
   }

@@ -41,7 +41,7 @@ extension NATSConnection {
   ) throws(NATSError) -> NATSSubscription {
     let library = self.library
     let a = library.api
-    let box = SubscriptionContext(library: library) { msg in
+    let box = SubscriptionContext(library: library, clock: context.clock) { msg in
       var meta: UnsafeMutablePointer<jsMsgMetaData>?
       guard a.pointee.natsMsg_GetMetaData(&meta, msg) == NATS_OK, let meta else { return }
       defer { a.pointee.jsMsgMetaData_Destroy(meta) }

@@ -148,7 +148,8 @@ extension NATSConnection {
 
   /// The last message on `subject` in `stream` (`js_GetLastMsg`): its stream sequence and its
   /// Nats-Msg-Id header; nil when the subject has none.
-  public func lastMessage(stream: String, subject: String) throws(NATSError) -> (sequence: UInt64, messageId: String?)? {
+  public func lastMessage(stream: String, subject: String) throws(NATSError) -> (sequence: UInt64, messageId: String?)?
+  {
     let a = library.api
     var msg: OpaquePointer?
     var code = jsErrCode(rawValue: 0)

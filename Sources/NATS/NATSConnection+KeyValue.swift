@@ -76,7 +76,7 @@ extension NATSConnection {
   public func get(bucket: String, key: String) throws(NATSError) -> Entry? {
     let operation = "get \(key) from \(bucket)"
     let kv: OpaquePointer
-    do { kv = try store(bucket, operation) } catch where error.kind == .notFound { return nil }
+    do { kv = try store(bucket, operation) } catch  where error.kind == .notFound { return nil }
     let a = library.api
     defer { a.pointee.kvStore_Destroy(kv) }
     var made: OpaquePointer?
@@ -86,7 +86,9 @@ extension NATSConnection {
     defer { a.pointee.kvEntry_Destroy(entry) }
     let count = Int(a.pointee.kvEntry_ValueLen(entry))
     var bytes: [UInt8] = []
-    if count > 0, let p = a.pointee.kvEntry_Value(entry) { bytes = Array(UnsafeRawBufferPointer(start: p, count: count)) }
+    if count > 0, let p = a.pointee.kvEntry_Value(entry) {
+      bytes = Array(UnsafeRawBufferPointer(start: p, count: count))
+    }
     return Entry(bytes: bytes, revision: a.pointee.kvEntry_Revision(entry), created: a.pointee.kvEntry_Created(entry))
   }
 

@@ -86,7 +86,8 @@ public final class NATSConnection: @unchecked Sendable {
     defer { a.pointee.natsOptions_Destroy(opts) }
 
     let context = ConnectionContext(
-      library: library, address: options.address, events: events, seed: options.seed?.seed, crypto: crypto)
+      library: library, address: options.address, events: events, seed: options.seed?.seed, crypto: crypto,
+      clock: options.clock)
     let closure = Unmanaged.passRetained(context).toOpaque()
     // Until the connection is made, the retain is ours to give back; then the closed callback's.
     var handedOver = false
@@ -118,7 +119,8 @@ public final class NATSConnection: @unchecked Sendable {
       "natsOptions_SetDisconnectedCB",
       a.pointee.natsOptions_SetDisconnectedCB(opts, ConnectionContext.disconnected, closure))
     try check(
-      "natsOptions_SetReconnectedCB", a.pointee.natsOptions_SetReconnectedCB(opts, ConnectionContext.reconnected, closure))
+      "natsOptions_SetReconnectedCB",
+      a.pointee.natsOptions_SetReconnectedCB(opts, ConnectionContext.reconnected, closure))
     try check("natsOptions_SetClosedCB", a.pointee.natsOptions_SetClosedCB(opts, ConnectionContext.closed, closure))
     try check(
       "natsOptions_SetErrorHandler", a.pointee.natsOptions_SetErrorHandler(opts, ConnectionContext.failed, closure))
@@ -169,7 +171,7 @@ public final class NATSConnection: @unchecked Sendable {
     subject: String, handler: @escaping @Sendable ([UInt8]) -> Void
   ) throws(NATSError) -> NATSSubscription {
     let library = self.library
-    let box = SubscriptionContext(library: library) { msg in handler(Self.data(library, msg)) }
+    let box = SubscriptionContext(library: library, clock: context.clock) { msg in handler(Self.data(library, msg)) }
     let closure = Unmanaged.passRetained(box).toOpaque()
     var sub: OpaquePointer?
     let s = library.api.pointee.natsConnection_Subscribe(&sub, handle, subject, SubscriptionContext.message, closure)

@@ -1,3 +1,5 @@
+public import Clock
+
 /// How to reach a NATS server (a hub) and who to be there.
 public struct NATSOptions: Sendable {
   /// The server's name or address, and port (TLS is `caFile`'s, not the port's).
@@ -22,6 +24,9 @@ public struct NATSOptions: Sendable {
   public var reconnectWait: Double = 0.5
   /// Reconnection attempts once connected; −1: for ever (the library's own reconnect).
   public var maxReconnect: Int = -1
+  /// The clock the bounded waits of `close()` and `cancel()` (for libnats's last callbacks) run on;
+  /// libnats's own timeouts are its own.
+  public var clock: Clock = .system
 
   public init(host: String, port: Int, name: String = "wallboard") {
     self.host = host

@@ -1,4 +1,5 @@
 internal import CNATS
+internal import Clock
 internal import Foundation
 
 #if canImport(Glibc)
@@ -56,6 +57,8 @@ final class SubscriptionContext: @unchecked Sendable {
   let library: NATSLibrary
   /// Turns one message into the caller's handler call (the message is destroyed afterwards).
   let deliver: (OpaquePointer) -> Void
+  /// What the wait for the completion callback is measured on.
+  let clock: Clock
   private let condition = NSCondition()
   private var cancelled = false
   private var completed = false
@@ -63,8 +66,9 @@ final class SubscriptionContext: @unchecked Sendable {
   /// Set when the handler itself cancelled: the completion callback destroys the subscription.
   private var destroyOnComplete: OpaquePointer?
 
-  init(library: NATSLibrary, deliver: @escaping (OpaquePointer) -> Void) {
+  init(library: NATSLibrary, clock: Clock, deliver: @escaping (OpaquePointer) -> Void) {
     self.library = library
+    self.clock = clock
     self.deliver = deliver
   }
 
@@ -81,11 +85,12 @@ final class SubscriptionContext: @unchecked Sendable {
 
   /// Whether libnats's completion callback came within `timeout` seconds.
   func waitCompleted(timeout: Double) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = clock.monotonic().adding(seconds: timeout)
     condition.lock()
     defer { condition.unlock() }
     while !completed {
-      if !condition.wait(until: deadline) { return completed }
+      if clock.monotonic() >= deadline { return false }
+      clock.wait(until: deadline, on: condition)
     }
     return true
   }
