@@ -193,6 +193,8 @@ let package = Package(
         "QUIC", "Transport", "Clock", "EventSources", "SourceKit", "WallboardCore", "Wire", "TestSupport",
       ],
       swiftSettings: strict),
+    // NKey seeds, and the NATS door against a real nats-server (NATSHub).
+    .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Clock", "TestSupport"],
       swiftSettings: strict),
