@@ -189,7 +189,8 @@ public final class NATSConnection: @unchecked Sendable {
   }
 
   /// Closes the connection (`natsConnection_Close`) and waits (at most 5 s) for its closed
-  /// callback. Idempotent; calls made afterwards fail with kind `closed`.
+  /// callback. Idempotent; calls made afterwards fail with kind `closed`. Not from an `events`
+  /// call: the closed callback comes on that same thread, so the wait would run its 5 s out.
   public func close() {
     let first = lock.withLock {
       defer { closed = true }

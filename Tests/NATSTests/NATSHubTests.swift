@@ -283,6 +283,26 @@ import Testing
     #expect(followed.all == [1, 2, 3])
   }
 
+  /// Closing the connection under a live ordered consumer ends it: its cancel afterwards returns
+  /// at once (libnats's completion callback came with the close), and no handler call follows.
+  @Test func closingUnderAConsumerEndsIt() throws {
+    let hub = try NATSHub()
+    defer { hub.stop() }
+    let events = Recorder<NATSConnection.Event>()
+    let c = try NATSConnection.connect(try Self.options(hub)) { events.append($0) }
+    _ = try c.ensureStream(.init(name: "S", subjects: ["s.x"]))
+    _ = try c.publish(subject: "s.x", bytes: [1], messageId: "1")
+    let got = Recorder<UInt64>()
+    let sub = try c.follow(stream: "S", subject: "s.x", from: .all) { got.append($0.sequence) }
+    #expect(got.wait(count: 1))
+    c.close()
+    #expect(events.all.contains { $0.isClosed }, "close() returns after the closed callback")
+    let started = ContinuousClock.now
+    sub.cancel()
+    #expect(ContinuousClock.now - started < .seconds(2))
+    #expect(got.all == [1])
+  }
+
   /// kill -9 of the hub and a restart on the same port and store: the connection says
   /// disconnected then reconnected, and the ordered consumer carries on with the next stream
   /// sequence, nothing lost or doubled.
