@@ -14,9 +14,11 @@ CONFIG_FLAGS = $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS)) $(BUILD_FLAGS)
 # X11 and Wayland development packages libsdl2-dev would bring).
 # ngtcp2 (0.12 on Debian 12) with its GnuTLS crypto and GnuTLS are the QUIC transport's
 # (`orchestra+quic://`): their headers build the board; the libraries are opened at run time
-# when a QUIC source first connects (Sources/CQUIC/shim.h), never linked.
+# when a QUIC source first connects (Sources/CQUIC/shim.h), never linked. libnats (3.4 on Debian
+# 12) likewise: its header builds the NATS module, the library (libnats3.4, which libnats-dev
+# brings) is opened when a NATS connection is first made (Sources/CNATS/shim.h).
 BUILD_PACKAGES := pkg-config tzdata zlib1g-dev libfreetype-dev libsqlite3-dev libdrm-dev \
-	libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
+	libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev libnats-dev
 # The library a window needs at run time: `make run` shows one on a desktop, and the SDL tests
 # open windows (dummy driver, Xvfb).
 WINDOW_PACKAGES := libsdl2-2.0-0
@@ -28,9 +30,10 @@ WINDOW_PACKAGES := libsdl2-2.0-0
 # tests, openssl (the test certificates) and python3-venv (the QUIC peer's venv under .build/,
 # where scripts/quic-venv.sh installs aioquic from PyPI: never into the system Python), and Go
 # with Debian's quic-go for the peer configured like upstream's orchestrator
-# (scripts/upstream-peer.sh builds it offline).
+# (scripts/upstream-peer.sh builds it offline); nats-server for the NATS tests' hub (NATSHub,
+# whose users' NKeys scripts/nats-nkey.sh makes with openssl).
 TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobuf-compiler libprotobuf-dev xvfb x11-utils xdotool openbox systemd procps \
-	openssl python3-venv golang-go golang-github-lucas-clemente-quic-go-dev
+	openssl python3-venv golang-go golang-github-lucas-clemente-quic-go-dev nats-server
 # Debian packages `make vm-test` uses: QEMU, a static busybox for the guest, kmod (depmod and
 # modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
 # fetched with apt-get download into .build/vm-test, never installed.

@@ -48,6 +48,14 @@ let package = Package(
     // The Orchestra protocol's QUIC transport: one connection on a thread of its own, a stream per
     // request, mutual TLS with the Orchestra CA. The one module that imports CQUIC.
     .target(name: "QUIC", dependencies: ["CQUIC", "Clock", "Transport"], swiftSettings: strict),
+    // libnats (NATS with JetStream and key-value; Debian's libnats-dev, /usr/include/nats): its
+    // header types a table of functions that shim.h fills with dlopen when a NATS connection is
+    // first made, as CQUIC's; with the six libcrypto functions an NKey's Ed25519 needs, declared
+    // there (OpenSSL 3's stable ABI, so no libssl-dev). Nothing is linked (no pkg-config).
+    .systemLibrary(name: "CNATS"),
+    // NATS and JetStream for a fleet of walls: connections, streams, acknowledged publishes,
+    // ordered consumers, key-value buckets, NKey seeds. The one module that imports CNATS.
+    .target(name: "NATS", dependencies: ["CNATS", "Clock"], swiftSettings: strict),
     // The pure half of the sources: the EventSource protocol, the registry and the specs, every
     // source's machine (the Orchestra session, the workspace, the push hint, polling, the
     // simulation), the workspace locator, backoff. No thread, no file, no socket.
@@ -186,6 +194,8 @@ let package = Package(
         "QUIC", "Transport", "Clock", "EventSources", "SourceKit", "WallboardCore", "Wire", "TestSupport",
       ],
       swiftSettings: strict),
+    // NKey seeds, and the NATS door against a real nats-server (NATSHub).
+    .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Codec", "Clock", "TestSupport"],
       swiftSettings: strict),
