@@ -69,7 +69,15 @@ let package = Package(
       name: "EventSources",
       dependencies: [
         "SourceKit", "WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport", "QUIC",
+        "NATS",
       ],
+      swiftSettings: strict),
+    // A board on NATS JetStream, the publishing side: the publisher (a recorder that sends every
+    // input the board takes to the board's stream, and the whole board to its bucket), the
+    // broker's stream and buckets made and read back, and the walls' reports read for `fleet`.
+    // The walls' side is a source (`nats://`, EventSources).
+    .target(
+      name: "Relay", dependencies: ["NATS", "EventSources", "SourceKit", "Codec", "WallboardCore", "Clock"],
       swiftSettings: strict),
     // The SQLite journal of what the board received: inputs, snapshots, retention.
     .target(name: "Journal", dependencies: ["WallboardCore", "Codec", "SQLite", "Clock"], swiftSettings: strict),
@@ -151,7 +159,8 @@ let package = Package(
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "SourceKit", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay", "Kiosk",
-        "TextLines", "Journal", "ZoneFiles", "Codec", "Clock", "Runtime", "Displays",
+        "TextLines", "Journal", "ZoneFiles", "Codec", "Clock", "Runtime", "Displays", "Relay", "NATS",
+        "WorkspaceFormats",
       ],
       swiftSettings: strict),
     .executableTarget(name: "wallboard", dependencies: ["WallboardCLI"], swiftSettings: strict),

@@ -50,6 +50,8 @@ typedef struct wb_nats_api {
   WB_NATS_FN(natsOptions_SetTimeout);
   WB_NATS_FN(natsOptions_SetMaxReconnect);
   WB_NATS_FN(natsOptions_SetReconnectWait);
+  WB_NATS_FN(natsOptions_SetPingInterval);
+  WB_NATS_FN(natsOptions_SetMaxPingsOut);
   WB_NATS_FN(natsOptions_SetCustomInboxPrefix);
   WB_NATS_FN(natsOptions_SetDisconnectedCB);
   WB_NATS_FN(natsOptions_SetReconnectedCB);
@@ -151,6 +153,8 @@ static inline int wb_nats_load(wb_nats_api *api, char *err, size_t errlen) {
   WB_NATS_SYM(h, api, natsOptions_SetTimeout);
   WB_NATS_SYM(h, api, natsOptions_SetMaxReconnect);
   WB_NATS_SYM(h, api, natsOptions_SetReconnectWait);
+  WB_NATS_SYM(h, api, natsOptions_SetPingInterval);
+  WB_NATS_SYM(h, api, natsOptions_SetMaxPingsOut);
   WB_NATS_SYM(h, api, natsOptions_SetCustomInboxPrefix);
   WB_NATS_SYM(h, api, natsOptions_SetDisconnectedCB);
   WB_NATS_SYM(h, api, natsOptions_SetReconnectedCB);

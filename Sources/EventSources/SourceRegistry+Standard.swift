@@ -12,5 +12,6 @@ extension SourceRegistry {
     OrchestraDBSource.Kind(),
     OrchestraMarkdownSource.Kind(),
     ReplaySource.Kind(),
+    RelayBoardSource.Kind(),
   ])
 }

@@ -104,6 +104,9 @@ public final class NATSConnection: @unchecked Sendable {
     try check(
       "natsOptions_SetReconnectWait",
       a.pointee.natsOptions_SetReconnectWait(opts, milliseconds(options.reconnectWait)))
+    try check(
+      "natsOptions_SetPingInterval", a.pointee.natsOptions_SetPingInterval(opts, milliseconds(options.pingInterval)))
+    try check("natsOptions_SetMaxPingsOut", a.pointee.natsOptions_SetMaxPingsOut(opts, Int32(options.maxPingsOut)))
     if let caText {
       try check("natsOptions_SetSecure", a.pointee.natsOptions_SetSecure(opts, true))
       try check(

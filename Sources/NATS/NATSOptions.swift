@@ -22,6 +22,11 @@ public struct NATSOptions: Sendable {
   public var requestTimeout: Double = 2
   /// Seconds between reconnection attempts once connected.
   public var reconnectWait: Double = 0.5
+  /// Seconds between the client's pings, and how many may go unanswered before the connection
+  /// is taken as lost: a server gone silent (a cable pulled) is noticed within about
+  /// `pingInterval × (maxPingsOut + 1)` (the library's default is two minutes a ping).
+  public var pingInterval: Double = 5
+  public var maxPingsOut = 2
   /// Reconnection attempts once connected; −1: for ever (the library's own reconnect).
   public var maxReconnect: Int = -1
   /// The clock the bounded waits of `close()` and `cancel()` (for libnats's last callbacks) run on;

@@ -74,6 +74,8 @@ public struct LiveLoop {
   private let reconnectAt: () -> [String: Instant]
   /// The journal's state, for the diagnostics panel (nil without a journal).
   private let journalStatus: () -> JournalStatus?
+  /// Where what the screen shows is told to the wall's fleet report (nil: not a wall).
+  private let watch: ScreenWatch?
 
   /// - Parameters:
   ///   - store: the board as restored, with its recorder (the journal) set.
@@ -81,8 +83,9 @@ public struct LiveLoop {
   public init(
     store: BoardStore, renderer: any Renderer, display: any Display, rotation: Int, settings: LiveSettings,
     clock: Clock, start: Monotonic, reconnectAt: @escaping () -> [String: Instant] = { [:] },
-    journalStatus: @escaping () -> JournalStatus? = { nil }
+    journalStatus: @escaping () -> JournalStatus? = { nil }, watch: ScreenWatch? = nil
   ) {
+    self.watch = watch
     self.store = store
     self.renderer = renderer
     self.settings = settings
@@ -189,7 +192,10 @@ public struct LiveLoop {
     let look = FrameScheduler.Look(
       offset: .init(dx: offset.0, dy: offset.1), night: night.state(at: now.wall, zone: settings.zone),
       background: renderer.background)
-    guard let plan = scheduler.plan(at: now.monotonic.seconds, look: look) else { return }
+    guard let plan = scheduler.plan(at: now.monotonic.seconds, look: look) else {
+      watch?.saw(night: look.night, frameAt: nil, board: store.state)
+      return
+    }
     // The morning's output goes on before its first frame (a DRM flip on a CRTC that is off is
     // refused); the night's goes off after its black frame.
     if plan.power == true { _ = display.setPower(true) }
@@ -197,6 +203,7 @@ public struct LiveLoop {
       RenderRequest(view: view(at: now), plan: plan, look: look, reconnectAt: reconnectAt()),
       diagnostics: &diagnostics, on: &presenter)
     if plan.power == false { scheduler.powered(off: display.setPower(false)) }
+    watch?.saw(night: look.night, frameAt: now.wall, board: store.state)
   }
 
   /// One view of the board, whichever renders it: its content made again only when the board

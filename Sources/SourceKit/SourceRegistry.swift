@@ -17,9 +17,17 @@ public struct SourceContext: Sendable {
   /// The folder of TLS certificates for the sources that dial with mutual TLS (`--certs`); nil:
   /// their default, `~/.orchestra/certs`.
   public var certificates: String?
+  /// `--nats-creds` (an NKey seed or a `.creds` file) and `--nats-ca` (the CA that checks the
+  /// broker's TLS certificate), for `nats://` sources.
+  public var natsCredentials: String?
+  public var natsCA: String?
+  /// The wall this board is, when it runs as one (`run`): the `nats://` sources report it to
+  /// their board's fleet. Nil for `inspect` and `snapshot`, which report nothing.
+  public var wall: WallPresence?
   public init(
     locator: WorkspaceLocator, clock: Clock, projects: Set<String>? = nil,
-    settings: BoardSettings? = nil, restored: [String: OriginState] = [:], certificates: String? = nil
+    settings: BoardSettings? = nil, restored: [String: OriginState] = [:], certificates: String? = nil,
+    natsCredentials: String? = nil, natsCA: String? = nil, wall: WallPresence? = nil
   ) {
     self.locator = locator
     self.clock = clock
@@ -27,6 +35,9 @@ public struct SourceContext: Sendable {
     self.settings = settings
     self.restored = restored
     self.certificates = certificates
+    self.natsCredentials = natsCredentials
+    self.natsCA = natsCA
+    self.wall = wall
   }
 
   /// Where the certificates are: `--certs`, else `~/.orchestra/certs`.

@@ -60,7 +60,7 @@ public struct App {
       options.commandLine = args
       try options.checkCombinations()
       try run(options)
-      if options.command == .run, let signo = stop.requested() {
+      if options.command == .run || options.command == .publish, let signo = stop.requested() {
         console.error("wallboard: stopped by \(StopSignals.name(signo))")
         return StopSignals.exitStatus(for: signo)
       }
@@ -79,6 +79,9 @@ public struct App {
     case .layouts: try layouts()
     case .inspect: try inspect(o)
     case .snapshot: try Snapshot.run(o, resources: try Resources.locate(environment: environment), clock: clock)
+    case .publish:
+      try PublishRun(options: o, console: console, environment: environment, clock: clock, stop: stop).run()
+    case .fleet: try FleetCommand.run(o, console: console, clock: clock)
     case .run:
       try LiveRun(
         options: o, console: console, environment: environment, clock: clock, stop: stop, openDisplay: openDisplay

@@ -38,7 +38,7 @@ public struct FiniteLoad: Sendable {
     // A path a source names that is not there is refused before anything is read or written.
     let context = SourceSet.context(
       projects: options.filter.projects, settings: options.boardSettings, certificates: options.certificates,
-      environment: env, clock: clock)
+      nats: options.nats, environment: env, clock: clock)
     try SourceSet.checkPaths(options.effectiveSources, context: context)
     var store = BoardStore(settings: options.boardSettings, asOf: options.at)
     var warnings: [String] = []
@@ -51,7 +51,7 @@ public struct FiniteLoad: Sendable {
     let sources = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
       settings: options.boardSettings, restored: store.state.origins, certificates: options.certificates,
-      environment: env, clock: clock)
+      nats: options.nats, environment: env, clock: clock)
     // The board a journal restored agrees with the sources (`JournalPlace.keep`).
     JournalPlace.keep(&store, to: sources, at: present)
     // Every source is listed, connecting until it says otherwise: one whose first read is not

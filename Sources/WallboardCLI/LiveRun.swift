@@ -35,10 +35,13 @@ struct LiveRun {
     // The restored board agrees with the sources that run now: the simulation goes on from the
     // journal's moment, and what other origins (a source no longer named, sprints no longer
     // declared) left goes before any source starts.
+    // A wall following a published board reports itself: what its screen shows comes from the loop.
+    let watch = ScreenWatch()
+    let wall = try WallIdentity.presence(options, screen: watch)
     let made = try SourceSet.make(
       options.effectiveSources, declared: options.sprints, projects: options.filter.projects,
       settings: options.boardSettings, restored: store.state.origins, certificates: options.certificates,
-      environment: environment, clock: clock)
+      nats: options.nats, wall: wall, environment: environment, clock: clock)
     JournalPlace.keep(&store, to: made, at: restoredAt)
     // Every source is on the board from the first frame, connecting until it says otherwise.
     for i in SourceSet.announce(made, at: clock.now()) { store.apply(i) }
@@ -56,10 +59,11 @@ struct LiveRun {
     let display = try openDisplay(options, environment, console)
     defer { display.close() }
     var (drawing, reload) = try renderer(for: display, inbox: inbox)
+    watch.drawing(layout: WallIdentity.layoutDigest(options, display: display, environment: environment))
     loop = LiveLoop(
       store: store, renderer: drawing, display: display, rotation: options.rotate, settings: LiveSettings(options),
       clock: clock, start: clock.monotonic(), reconnectAt: { sources.reconnectAt },
-      journalStatus: { writer?.status })
+      journalStatus: { writer?.status }, watch: watch)
     let shell = RunShell(
       inbox: inbox, clock: clock, stopped: { [stop] in stop.requested() != nil }, boardTime: boardTime,
       reload: { reload?.check() })

@@ -241,6 +241,50 @@ enum OptionTable {
       try nonEmpty("--certs", v)
       o.certificates = v
     },
+    OptionSpec(
+      name: "--to", value: "nats://HOST:PORT/BOARD", help: "publish: the NATS JetStream board to publish to"
+    ) { o, v throws(CLIError) in
+      let parsed: RelayAddress?
+      do throws(SourceSpecError) { parsed = try RelayAddress.parse(v) } catch { throw .usage("--to: \(error.problem)") }
+      guard let parsed else { throw .usage("--to: \"\(v)\" is not nats://HOST:PORT/BOARD") }
+      o.to = parsed
+    },
+    OptionSpec(
+      name: "--nats-creds", value: "FILE",
+      help: "nats:// sources, publish and fleet: an NKey seed (SU…) or a .creds file to sign in with"
+    ) { o, v throws(CLIError) in
+      try nonEmpty("--nats-creds", v)
+      o.nats.credentials = v
+    },
+    OptionSpec(
+      name: "--nats-ca", value: "FILE",
+      help: "nats://, publish and fleet: TLS, the broker's certificate checked by this CA"
+    ) { o, v throws(CLIError) in
+      try nonEmpty("--nats-ca", v)
+      o.nats.ca = v
+    },
+    OptionSpec(
+      name: "--wall-name", value: "NAME",
+      help: "how a wall following nats:// names itself in fleet; default the host name"
+    ) { o, v throws(CLIError) in
+      if let why = RelayAddress.problem(wall: v) { throw .usage("--wall-name: \(why)") }
+      o.wallName = v
+    },
+    OptionSpec(
+      name: "--stream-days", value: "N",
+      help: "publish: the days the board's stream keeps its inputs (1–3650; default 30)"
+    ) { o, v throws(CLIError) in
+      o.streamDays = try wholeNumber("--stream-days", v, of: "days", in: 1...3650)
+    },
+    OptionSpec(
+      name: "--stream-size", value: "MB",
+      help: "publish: the most the board's stream keeps (16–1000000 MB; default 1024)"
+    ) { o, v throws(CLIError) in
+      o.streamMegabytes = try wholeNumber("--stream-size", v, of: "megabytes", in: 16...1_000_000)
+    },
+    OptionSpec(name: "--json", value: nil, help: "fleet: the walls as JSON") { o, _ throws(CLIError) in
+      o.json = true
+    },
     OptionSpec(name: "--no-journal", value: nil, help: "keep no journal and restore none") {
       o, _ throws(CLIError) in o.noJournal = true
     },

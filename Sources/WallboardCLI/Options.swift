@@ -10,6 +10,18 @@ public import WallboardCore
 /// The commands of `cli.md`.
 public enum Command: String, Sendable, CaseIterable {
   case run, snapshot, inspect, themes, layouts, help, version
+  /// `publish --source … --to nats://HOST:PORT/BOARD` and `fleet --source nats://…/BOARD`.
+  case publish, fleet
+}
+
+/// `--nats-creds` and `--nats-ca`: who a board is on a NATS broker, and the CA that checks it.
+public struct NATSAccess: Hashable, Sendable {
+  public var credentials: String?
+  public var ca: String?
+  public init(credentials: String? = nil, ca: String? = nil) {
+    self.credentials = credentials
+    self.ca = ca
+  }
 }
 
 /// Everything the command line (and a `--config` file) can say.
@@ -42,6 +54,17 @@ public struct Options: Sendable {
   public var flowDays = Flow.defaultDays
   /// `--certs`: the TLS certificate folder of `orchestra+quic://` sources (nil: `~/.orchestra/certs`).
   public var certificates: String?
+  /// `--nats-creds`, `--nats-ca`.
+  public var nats = NATSAccess()
+  /// `--to`: the board `publish` publishes to.
+  public var to: RelayAddress?
+  /// `--wall-name`: how a wall following `nats://` names itself (nil: the host name).
+  public var wallName: String?
+  /// `--json`: `fleet` as JSON.
+  public var json = false
+  /// `--stream-days`, `--stream-size`: how long and how much the published board's stream keeps.
+  public var streamDays = 30
+  public var streamMegabytes = 1024
   /// `--journal`: the journal to restore from and record to.
   public var journal: String?
   public var noJournal = false

@@ -18,10 +18,13 @@ final class SourceSet {
   /// of each origin (the simulation goes on from there).
   static func make(
     _ specs: [SourceSpec], declared: [Sprint] = [], projects: [String] = [], settings: BoardSettings? = nil,
-    restored: [String: OriginState] = [:], certificates: String? = nil, environment: [String: String], clock: Clock
+    restored: [String: OriginState] = [:], certificates: String? = nil, nats: NATSAccess = NATSAccess(),
+    wall: WallPresence? = nil, environment: [String: String], clock: Clock
   ) throws(CLIError) -> [any EventSource] {
     var context = Self.context(
-      projects: projects, settings: settings, certificates: certificates, environment: environment, clock: clock)
+      projects: projects, settings: settings, certificates: certificates, nats: nats, environment: environment,
+      clock: clock)
+    context.wall = wall
     context.restored = restored
     var out: [any EventSource] = declared.isEmpty ? [] : [DeclaredSprintsSource(sprints: declared, clock: clock)]
     for spec in specs {
@@ -36,11 +39,11 @@ final class SourceSet {
   /// features unread (the board's filter would keep them aside anyway).
   static func context(
     projects: [String] = [], settings: BoardSettings? = nil, certificates: String? = nil,
-    environment: [String: String], clock: Clock
+    nats: NATSAccess = NATSAccess(), environment: [String: String], clock: Clock
   ) -> SourceContext {
     SourceContext(
       locator: .live(environment: environment), clock: clock, projects: projects.isEmpty ? nil : Set(projects),
-      settings: settings, certificates: certificates)
+      settings: settings, certificates: certificates, natsCredentials: nats.credentials, natsCA: nats.ca)
   }
 
   /// Refuses, for `snapshot` and `inspect`, a source with nothing at the path it names (a
