@@ -205,6 +205,14 @@ let package = Package(
       swiftSettings: strict),
     // NKey seeds, and the NATS door against a real nats-server (NATSHub).
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"], swiftSettings: strict),
+    // The relay against a real nats-server: `wallboard publish` (the binary) and walls.
+    .testTarget(
+      name: "RelayTests",
+      dependencies: [
+        "Relay", "NATS", "EventSources", "SourceKit", "Codec", "WallboardCore", "Clock", "Wire", "WallboardCLI",
+        "TestSupport",
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "SourceKitTests", dependencies: ["SourceKit", "WallboardCore", "Wire", "Codec", "Clock", "TestSupport"],
       swiftSettings: strict),

@@ -16,8 +16,11 @@ public import WallboardCore
 /// board goes to the stream as a gap board (`BoardInput.restored`), as the journal does.
 public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
   public struct Settings: Sendable {
-    /// The whole board is put in the bucket every this many inputs.
+    /// The whole board is put in the bucket every this many inputs, and this many seconds after
+    /// an input when no more came (so that the board a wall starts from is never older than
+    /// the stream keeps, however quiet the team).
     public var boardEvery = 500
+    public var boardAfter = 5.0
     /// Inputs queued at most while the broker is away (then a gap board).
     public var maxQueued = 50_000
     public var machine = PublishMachine.Settings()
@@ -32,6 +35,11 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
   private var sinceBoard = 0
   private var gapPending = false
   private var dropped = 0
+  /// Items posted to the machine (it counts those it took).
+  private var posted = 0
+  /// When the first input not yet in a board was taken.
+  private var unboardedSince: Monotonic?
+  private let clock: Clock
 
   /// - Parameters:
   ///   - link: the broker, connected, with the board's stream and buckets made (`RelayHub.open`).
@@ -40,6 +48,7 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
     link: RelayHub, settings: Settings = Settings(), clock: Clock, say: @escaping @Sendable (String) -> Void
   ) {
     self.address = link.address
+    self.clock = clock
     var s = settings
     s.machine.maxMessageBytes = min(settings.machine.maxMessageBytes, link.connection.maxPayload)
     self.settings = s
@@ -64,7 +73,10 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
 
   /// Queues an item directly: the board at start (to the bucket, or as a gap board when the
   /// walls must be given it whole).
-  public func take(_ item: PublishMachine.Item) { driver.post(.take(item)) }
+  public func take(_ item: PublishMachine.Item) {
+    lock.withLock { posted += 1 }
+    driver.post(.take(item))
+  }
 
   /// The machine as it stands.
   public var machine: PublishMachine { driver.current }
@@ -72,7 +84,8 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
   /// Waits until everything taken is acknowledged, or `deadline`, or `stop()` says so; true when
   /// drained.
   public func drain(until deadline: Monotonic, clock: Clock, stopped: () -> Bool) -> Bool {
-    while !driver.read(\.isDrained) {
+    let posted = lock.withLock { self.posted }
+    while !driver.read({ $0.taken >= posted && $0.isDrained }) {
       if clock.monotonic() >= deadline || stopped() { return false }
       clock.sleep(seconds: 0.01)
     }
@@ -96,21 +109,34 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
     }
     do throws(CodecError) {
       driver.post(.take(.input(try BoardCodec.encode(input, maxBytes: settings.machine.maxMessageBytes))))
+      posted += 1
     } catch {
       shell.say("an input cannot be published (\(error)): a gap board follows")
       gapPending = true
       return true
     }
     sinceBoard += 1
+    if unboardedSince == nil { unboardedSince = clock.monotonic() }
     return sinceBoard >= settings.boardEvery
+  }
+
+  /// Whether the board is due in the bucket although fewer than `boardEvery` inputs came:
+  /// `boardAfter` seconds after the first input it does not hold. The store's thread asks, and
+  /// then `save`s.
+  public var boardDue: Bool {
+    lock.withLock {
+      unboardedSince.map { clock.monotonic().seconds(since: $0) >= settings.boardAfter } ?? false
+    }
   }
 
   public func save(_ state: BoardState, at: Instant) {
     lock.lock()
     defer { lock.unlock() }
     driver.post(.take(gapPending ? .gap(state) : .board(state)))
+    posted += 1
     gapPending = false
     sinceBoard = 0
+    unboardedSince = nil
   }
 }
 

@@ -15,7 +15,7 @@ public final class RelayHub: @unchecked Sendable {
   public struct Retention: Hashable, Sendable {
     public var days: Int
     public var megabytes: Int
-    public init(days: Int = 30, megabytes: Int = 1024) {
+    public init(days: Int = 30, megabytes: Int = 256) {
       self.days = days
       self.megabytes = megabytes
     }
@@ -84,9 +84,11 @@ public final class RelayHub: @unchecked Sendable {
       NATSConnection.StreamConfig(
         name: address.stream, subjects: [address.subject], maxAge: maxAge,
         maxBytes: Int64(retention.megabytes) << 20, duplicates: min(120, maxAge), denyDelete: true))
-    try connection.createBucket(NATSConnection.BucketConfig(name: address.bucket))
+    // One board (at most a message, 8 MiB) and one report a wall: bounded, so that the broker
+    // reserves little for them.
+    try connection.createBucket(NATSConnection.BucketConfig(name: address.bucket, maxBytes: 64 << 20))
     try connection.createBucket(
-      NATSConnection.BucketConfig(name: address.fleetBucket, ttl: Double(Self.reportDays) * 86_400))
+      NATSConnection.BucketConfig(name: address.fleetBucket, ttl: Double(Self.reportDays) * 86_400, maxBytes: 16 << 20))
     return stream
   }
 

@@ -95,6 +95,8 @@ public struct PublishMachine: SourceMachine {
   public private(set) var queue: [Item] = []
   /// The last position the broker acknowledged, and its stream.
   public private(set) var stream: Stream?
+  /// Items taken (`.take`) in this boot: a caller that posted as many knows they all arrived.
+  public private(set) var taken = 0
   /// Inputs and boards acknowledged in this boot.
   public private(set) var acknowledged = 0
   public private(set) var boardsPut = 0
@@ -149,6 +151,7 @@ public struct PublishMachine: SourceMachine {
       phase = .ready
       return next()
     case .take(let item):
+      taken += 1
       if case .gap = item {
         // A gap board holds every input before it: of those, only the one on its way (or with
         // an id, perhaps stored) is still sent; a board not yet put is superseded too.

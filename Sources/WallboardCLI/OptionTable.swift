@@ -278,7 +278,7 @@ enum OptionTable {
     },
     OptionSpec(
       name: "--stream-size", value: "MB",
-      help: "publish: the most the board's stream keeps (16–1000000 MB; default 1024)"
+      help: "publish: the most the board's stream keeps (16–1000000 MB; default 256)"
     ) { o, v throws(CLIError) in
       o.streamMegabytes = try wholeNumber("--stream-size", v, of: "megabytes", in: 16...1_000_000)
     },

@@ -64,7 +64,7 @@ public struct Options: Sendable {
   public var json = false
   /// `--stream-days`, `--stream-size`: how long and how much the published board's stream keeps.
   public var streamDays = 30
-  public var streamMegabytes = 1024
+  public var streamMegabytes = 256
   /// `--journal`: the journal to restore from and record to.
   public var journal: String?
   public var noJournal = false

@@ -72,6 +72,7 @@ struct PublishRun {
     while stop.requested() == nil {
       inbox.wait(timeout: 0.25)
       for i in inbox.take() { store.apply(i, at: boardTime()) }
+      if publisher.boardDue { publisher.save(store.state, at: boardTime()) }
       if origins.allSatisfy({ store.state.origins[$0]?.connection == .ended }) { break }
     }
     sources.stop()
