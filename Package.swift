@@ -210,7 +210,7 @@ let package = Package(
       name: "RelayTests",
       dependencies: [
         "Relay", "NATS", "EventSources", "SourceKit", "Codec", "WallboardCore", "Clock", "Wire", "WallboardCLI",
-        "TestSupport",
+        "Journal", "TestSupport",
       ],
       swiftSettings: strict),
     .testTarget(

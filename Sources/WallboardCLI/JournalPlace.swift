@@ -156,11 +156,15 @@ enum JournalPlace {
   /// declared now; `BoardState.keeping`). Applied as a restored board, so that a journal being
   /// written records it as a board replaced whole (its inputs before no longer lead to it).
   /// An empty board left is no "last known board". With no source at all, the board is the
-  /// journal's alone and stays as it is (shown as the last known board).
+  /// journal's alone and stays as it is (shown as the last known board); with a `nats://`
+  /// source, it is a published board's, and stays too.
   ///
   /// - Parameter at: the journal's moment (the board time of the last input it delivered).
   static func keep(_ store: inout BoardStore, to sources: [any EventSource], at: Instant?) {
     guard !sources.isEmpty else { return }
+    // A wall's board is a published one: its origins are the publisher's sources, not this
+    // board's, and stay (the relay replaces the board whole when it must).
+    guard !sources.contains(where: { $0 is RelayBoardSource }) else { return }
     let time = at ?? store.state.lastEventTime ?? Instant(millis: 0)
     guard let kept = store.state.keeping(origins: Set(sources.map(\.origin)), at: time) else { return }
     store.apply(.restored(kept), at: time, asOfRule: .none)
