@@ -17,22 +17,54 @@ enum WallIdentity {
       throw .usage(
         o.wallName == nil ? "the host name cannot name this wall: \(why); give --wall-name" : "--wall-name: \(why)")
     }
-    return WallPresence(name: name, version: App.version, config: configDigest(o)) { screen.current }
+    let text = o.config.flatMap { try? TextFile.read($0, what: "config file") }
+    return WallPresence(name: name, version: App.version, config: configDigest(o, configText: text)) {
+      screen.current
+    }
   }
 
-  /// The options that decide what a wall shows, in one canonical text, digested: the same on
-  /// every wall set up alike (the wall's name, journal and certificates are its own).
-  static func configDigest(_ o: Options) -> String {
-    let parts: [String] = [
-      "sources=" + o.effectiveSources.map(\.name).joined(separator: ","), "layout=\(o.layout)", "theme=\(o.theme)",
-      "variant=\(o.variant)", "display=\(o.display.name)", "scale=\(o.scale)", "rotate=\(o.rotate)",
-      "size=\(o.size.map { "\($0.width)x\($0.height)" } ?? "")", "tz=\(o.timeZone.map { "\($0)" } ?? "")",
-      "unit=\(o.unit)", "flow-days=\(o.flowDays)", "workflow=\(o.workflow)", "estimates=\(o.estimateScale)",
-      "night=\(o.night)", "pixel-shift=\(o.pixelShift)", "sprints=\(o.sprints)",
-      "active-sprint=\(o.activeSprint ?? "")", "filter=\(o.filter)",
-    ]
-    return String(SHA256.hex(Array(parts.joined(separator: "\n").utf8)).prefix(16))
+  /// The options that decide what a wall shows, as given — the command line's and the config
+  /// file's, each `name value` once, in one sorted list (the order they were written in does
+  /// not matter) — digested: the same on every wall set up alike. The wall's own settings (its
+  /// name, credentials, journal, certificates) are left out.
+  static func configDigest(_ o: Options, configText: String? = nil) -> String {
+    var pairs: [String] = []
+    func take(_ args: [String]) {
+      var i = 0
+      while i < args.count {
+        var name = args[i]
+        var value = ""
+        i += 1
+        if let eq = name.firstIndex(of: "="), name.hasPrefix("--") {
+          value = String(name[name.index(after: eq)...])
+          name = String(name[..<eq])
+        } else if let spec = OptionTable.byName[name], spec.value != nil, i < args.count {
+          value = args[i]
+          i += 1
+        }
+        guard !personal.contains(name) else { continue }
+        pairs.append(name + " " + value)
+      }
+    }
+    take(o.commandLine)
+    if let configText {
+      for line in configText.split(whereSeparator: \.isNewline) {
+        let t = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let words = t.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "=" }).map(String.init)
+        guard let first = words.first else { continue }
+        let name = first.hasPrefix("--") ? first : "--" + first
+        guard !personal.contains(name) else { continue }
+        pairs.append(name + " " + words.dropFirst().joined(separator: " "))
+      }
+    }
+    return String(SHA256.hex(Array(pairs.sorted().joined(separator: "\n").utf8)).prefix(16))
   }
+
+  /// What is the wall's own, not its configuration's.
+  static let personal: Set<String> = [
+    "--wall-name", "--nats-creds", "--nats-ca", "--journal", "--no-journal", "--journal-size", "--journal-sprints",
+    "--certs", "--config",
+  ]
 
   /// The digest of the layout file the board draws ("text" for a display that draws none).
   static func layoutDigest(_ o: Options, display: any Display, environment: [String: String]) -> String {
