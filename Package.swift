@@ -169,7 +169,7 @@ let package = Package(
       dependencies: [
         "WallboardCore", "Projections", "Wire", "EventSources", "SourceKit", "SQLite", "Raster", "Glyphs", "Themes",
         "Layout",
-        "Widgets", "Journal", "PNG", "Clock", "QUIC", "Transport",
+        "Widgets", "Journal", "PNG", "Clock", "QUIC", "Transport", "NATS", "Relay", "Codec",
       ],
       swiftSettings: strict),
 

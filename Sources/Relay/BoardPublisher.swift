@@ -159,7 +159,10 @@ final class PublishShell: MachineShell, @unchecked Sendable {
     switch action {
     case .connect:
       do throws(NATSError) {
-        let s = try link.prepare()
+        // `RelayHub.open` made the stream; made again only if it is gone (the broker asks for
+        // its storage again on every create, even of a stream that is there).
+        let s: NATSConnection.StreamState
+        if let found = try c.streamInfo(a.stream) { s = found } else { s = try link.prepare() }
         return [.connected(.init(created: s.created, last: s.lastSequence))]
       } catch {
         return [.connectFailed(error.description)]

@@ -17,6 +17,11 @@ import Widgets
 import Wire
 
 // `--quic-only`: the QUIC transport's figures alone (issue 23), for a quick look.
+// `--nats-only`: the fleet's figures alone (issue 24).
+if CommandLine.arguments.contains("--nats-only") {
+  NATSBench.only()
+  exit(0)
+}
 if CommandLine.arguments.contains("--quic-only") {
   QUICBench.only()
   exit(0)
@@ -805,6 +810,7 @@ if let binary = argument("--wallboard") {
   report.add(busy, "png: file: resident memory", Double(busyRun.rssKiB) / mib, "MiB", goal: 32)
 
   QUICBench.figures(into: report, p: p, dir: dir, root: root)
+  NATSBench.figures(into: report, p: p, dir: dir, root: root)
 }
 
 print("Wallboard benchmarks (release)")
