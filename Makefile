@@ -141,7 +141,7 @@ fuzz-cases: deps
 # FUZZ_RUNS, when set, stops a target after that many inputs if it comes before FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
-FUZZ_TARGETS ?= framer protobuf jsonl frontmatter layout theme config codec dbrow quicstream tools
+FUZZ_TARGETS ?= framer protobuf jsonl frontmatter layout theme config codec dbrow quicstream tools relay
 fuzz: deps
 	WALLBOARD_FUZZ=1 $(SWIFT) build -c release --product wallboard-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer,address $(BUILD_FLAGS)
@@ -208,6 +208,8 @@ install: deps
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wallboard $(DESTDIR)$(PREFIX)/share/doc/wallboard
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(DESTDIR)$(PREFIX)/bin/wallboard
 	cp -R assets Layouts $(DESTDIR)$(PREFIX)/share/wallboard/
+	install -d $(DESTDIR)$(PREFIX)/share/wallboard/scripts
+	install -m 755 scripts/nats-nkey.sh $(DESTDIR)$(PREFIX)/share/wallboard/scripts/nats-nkey.sh
 	cp docs/*.md $(DESTDIR)$(PREFIX)/share/doc/wallboard/
 	install -d $(DESTDIR)$(SYSCONFDIR)/wallboard $(DESTDIR)$(UNITDIR)
 	[ -e $(DESTDIR)$(SYSCONFDIR)/wallboard/wallboard.conf ] || install -m 644 assets/systemd/wallboard.conf $(DESTDIR)$(SYSCONFDIR)/wallboard/wallboard.conf

@@ -300,7 +300,7 @@ if ProcessInfo.processInfo.environment["WALLBOARD_FUZZ"] != nil {
       dependencies: [
         "WallboardCore", "Codec", "Wire", "EventSources", "SourceKit", "WorkspaceFormats", "Layout", "Themes",
         "Widgets",
-        "WallboardCLI", "QUIC",
+        "WallboardCLI", "QUIC", "Clock",
       ],
       path: "Tests/Fuzzers", exclude: ["Corpus"],
       swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))

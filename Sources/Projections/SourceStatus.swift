@@ -26,6 +26,8 @@ public struct SourceStatus: Hashable, Sendable {
   /// From when the board knows the history of this source's features (see
   /// `OriginState.historyFrom`).
   public var historyFrom: Instant?
+  /// A wall's `nats://` source: the stream position its board shows (`OriginState.relayed`).
+  public var position: UInt64?
 
   /// Whether the source wants a look: it is not connected (stale, offline, reconnecting), it
   /// misses events (a gap), or it has rejected input — a line it could not decode, a feature
@@ -60,7 +62,7 @@ public struct SourceStatus: Hashable, Sendable {
         duplicates: o.duplicates,
         gaps: o.gaps, needsResync: o.needsResync, lastGap: o.lastGap, lastError: o.lastError,
         detail: o.connectionDetail,
-        historyFrom: o.historyFrom)
+        historyFrom: o.historyFrom, position: o.relayed?.sequence)
     }
   }
 }

@@ -139,18 +139,20 @@ public enum InspectReport {
   }
 
   static func sourceJSON(_ s: SourceStatus) -> JSONValue {
-    .object(
-      JSONObject([
-        ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
-        ("last_event_at", str(s.lastEventAt?.rfc3339)),
-        ("last_change_at", str(s.lastChangeAt?.rfc3339)), ("events", int(s.events)),
-        ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
-        ("needs_resync", .bool(s.needsResync)),
-        // A failed connection's reason is an error too (the board shows it as well).
-        ("last_error", str(s.lastError ?? (Self.failing(s.status) ? s.detail : nil))),
-        ("detail", str(s.detail)),
-        ("history_from", str(s.historyFrom?.rfc3339)),
-      ]))
+    var o = JSONObject([
+      ("name", .string(s.name)), ("kind", .string(s.kind)), ("status", .string(s.status.rawValue)),
+      ("last_event_at", str(s.lastEventAt?.rfc3339)),
+      ("last_change_at", str(s.lastChangeAt?.rfc3339)), ("events", int(s.events)),
+      ("rejected", int(s.rejected)), ("duplicates", int(s.duplicates)), ("gaps", int(s.gaps)),
+      ("needs_resync", .bool(s.needsResync)),
+      // A failed connection's reason is an error too (the board shows it as well).
+      ("last_error", str(s.lastError ?? (Self.failing(s.status) ? s.detail : nil))),
+      ("detail", str(s.detail)),
+      ("history_from", str(s.historyFrom?.rfc3339)),
+    ])
+    // A wall's `nats://` source: the stream position its board shows.
+    if let p = s.position { o.append("position", .number(Double(p))) }
+    return .object(o)
   }
 
   static func eventsJSON(_ counters: EventCounters, afterAt: Int?) -> JSONValue {

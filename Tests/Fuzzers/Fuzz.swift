@@ -2,6 +2,7 @@
 // WALLBOARD_FUZZ_TARGET names the decoder (see `FuzzTarget`). Each reads bytes it cannot trust and
 // must return or throw — never trap, hang or leak; address sanitizing catches memory errors.
 // Built and run by `make fuzz`; seed corpora are under Tests/Fuzzers/Corpus/<target>/.
+import Clock
 import Codec
 import EventSources
 import Foundation
@@ -43,6 +44,9 @@ enum FuzzTarget: String, CaseIterable {
   /// Upstream's features tools' answers: `list_projects`, `list_features` and `get_feature`, as
   /// markdown or as `_ui` data, read defensively.
   case tools
+  /// What a wall reads from the broker: a stream message and a published board through the
+  /// wall's machine, and a wall's fleet report.
+  case relay
 
   static let current: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["WALLBOARD_FUZZ_TARGET"] ?? ""
@@ -106,7 +110,35 @@ enum FuzzTarget: String, CaseIterable {
       quicStream(bytes)
     case .tools:
       tools(bytes)
+    case .relay:
+      relay(bytes)
     }
+  }
+
+  /// The bytes as the next message of a followed stream, as the board a wall starts from, and
+  /// as a fleet report: whatever they are, the machine delivers an input or says why not.
+  func relay(_ bytes: [UInt8]) {
+    let at = Instant(seconds: 1_800_000_000)
+    let t = Monotonic(nanoseconds: 1_000_000_000)
+    let facts = RelayFollowMachine.StreamFacts(first: 1, last: 10, created: 5)
+    var following = RelayFollowMachine(
+      origin: "nats://fuzz:1/B", board: "B", position: RelayPosition(stream: 5, sequence: 10), seed: 1)
+    _ = following.on(.start, at: t, stamp: at)
+    _ = following.on(.connected, at: t, stamp: at)
+    _ = following.on(.stream(facts), at: t, stamp: at)
+    var state = BoardState()
+    for action in following.on(.message(sequence: 11, bytes: bytes), at: t, stamp: at) {
+      if case .deliver(let input) = action { Reducer.reduce(into: &state, input) }
+    }
+    precondition(following.position?.sequence == 11, "a message is applied or rejected at its position")
+    var starting = RelayFollowMachine(origin: "nats://fuzz:1/B", board: "B", position: nil, seed: 1)
+    _ = starting.on(.start, at: t, stamp: at)
+    _ = starting.on(.connected, at: t, stamp: at)
+    _ = starting.on(.stream(facts), at: t, stamp: at)
+    for action in starting.on(.board(bytes), at: t, stamp: at) {
+      if case .deliver(let input) = action { Reducer.reduce(into: &state, input) }
+    }
+    _ = try? FleetReport(bytes: bytes)
   }
 
   /// The first byte seeds the cut points: chunks as ngtcp2 hands them, reads of other sizes.

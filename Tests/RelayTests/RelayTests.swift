@@ -40,12 +40,34 @@ import WallboardCore
     let board = try #require(wall.published(at: last))
     #expect(board == published.state)
     #expect(board.features.count == 4, "the worked example's features")
+    // `inspect` of the published board says the position it shows.
+    let viaWall = try Command.run(Paths.binary, ["inspect", "--source", Relay.url(hub), "--tz", "UTC", "--wait", "5"])
+    #expect(viaWall.status == 0 && viaWall.out.contains("\"position\": \(last)"), "\(viaWall.out.suffix(600))")
     let direct = try Command.run(Paths.binary, ["inspect", "--source", "jsonl:" + scenario.path, "--tz", "UTC"])
     #expect(direct.status == 0)
     // The published board holds what the scenario says (its features and sprint), as read directly.
     let now = Instant(millis: 1_800_000_000_000)
     let json = Relay.inspect(board, now: now)
     for id in board.features.values.map(\.id) { #expect(json.contains(id) && direct.out.contains(id)) }
+  }
+
+  @Test func aPublisherStartedWhileTheBrokerIsAwaySaysSoAndPublishesOnceItIsBack() throws {
+    let hub = try NATSHub()
+    hub.stop()
+    let publisher = try BoardProcess(["publish", "--source", "sim", "--to", Relay.url(hub), "--stream-size", "32"])
+    defer { publisher.stop() }
+    var said = ""
+    for _ in 0..<100 where !said.contains("trying again") {
+      Thread.sleep(forTimeInterval: 0.1)
+      said = publisher.stderr
+    }
+    #expect(said.contains("No server available") && said.contains("trying again in"), "\(said)")
+    #expect(said.contains("nothing is taken meanwhile"))
+    try hub.restart()
+    let wall = try Relay.Wall(hub)
+    let origin = wall.source.origin
+    #expect(wall.live.wait(30) { $0.origins[origin]?.connection == .live && $0.features.count > 3 })
+    #expect(publisher.stderr.contains("reached the broker"), "\(publisher.stderr)")
   }
 
   @Test func aWallAwayLongerThanTheStreamKeepsStartsAgainFromTheWholeBoardAndSaysSo() throws {

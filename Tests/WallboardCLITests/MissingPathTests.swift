@@ -143,7 +143,7 @@ struct MissingPathTests {
     (["inspect", "--bogus"], "unknown option --bogus\n"),
     (
       ["snapshto"],
-      "unknown command \"snapshto\" (accepted: run, snapshot, inspect, themes, layouts); did you mean snapshot?"
+      "unknown command \"snapshto\" (accepted: run, snapshot, inspect, themes, layouts, publish, fleet); did you mean snapshot?"
     ),
     (["run", "--display", "sld"], "; did you mean sdl?"),
     (["inspect", "--unit", "pionts"], "--unit: \"pionts\" is not one of auto, points, count; did you mean points?"),
