@@ -46,6 +46,7 @@ typedef struct wb_nats_api {
   WB_NATS_FN(natsOptions_SetName);
   WB_NATS_FN(natsOptions_SetSecure);
   WB_NATS_FN(natsOptions_SetCATrustedCertificates);
+  WB_NATS_FN(natsOptions_SetExpectedHostname);
   WB_NATS_FN(natsOptions_SetNKey);
   WB_NATS_FN(natsOptions_SetTimeout);
   WB_NATS_FN(natsOptions_SetMaxReconnect);
@@ -149,6 +150,7 @@ static inline int wb_nats_load(wb_nats_api *api, char *err, size_t errlen) {
   WB_NATS_SYM(h, api, natsOptions_SetName);
   WB_NATS_SYM(h, api, natsOptions_SetSecure);
   WB_NATS_SYM(h, api, natsOptions_SetCATrustedCertificates);
+  WB_NATS_SYM(h, api, natsOptions_SetExpectedHostname);
   WB_NATS_SYM(h, api, natsOptions_SetNKey);
   WB_NATS_SYM(h, api, natsOptions_SetTimeout);
   WB_NATS_SYM(h, api, natsOptions_SetMaxReconnect);

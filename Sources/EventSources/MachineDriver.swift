@@ -40,7 +40,8 @@ public final class MachineDriver<Machine: SourceMachine>: @unchecked Sendable {
   private let clock: Clock
   private let lock = NSCondition()
   private var machine: Machine
-  private var posted: [Machine.Input] = []
+  /// A slice: taking the first is O(1) however many wait (a publisher's queue after an outage).
+  private var posted: ArraySlice<Machine.Input> = []
   private var stopping = false
   private var interruptShell: (@Sendable (_ stopping: Bool) -> Void)?
 

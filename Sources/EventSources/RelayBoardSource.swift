@@ -166,15 +166,17 @@ final class RelayShell: MachineShell, @unchecked Sendable {
 }
 
 /// What the library's threads hand the driver: the connection's changes and the followed
-/// stream's messages, in order, at most `capacity` messages waiting (a library thread that would
-/// pass it waits, and the broker's flow control holds the rest). Messages of an earlier
-/// subscription (`generation`) are dropped.
+/// stream's messages, in order, at most `capacity` messages and `maxBytes` of them waiting (a
+/// library thread that would pass either waits, and the broker's flow control holds the rest).
+/// Messages of an earlier subscription (`generation`) are dropped.
 final class RelayInbox: @unchecked Sendable {
   static let capacity = 4096
+  static let maxBytes = 32 << 20
   private let condition = NSCondition()
   private let clock: Clock
   private var items: [RelayFollowMachine.Input] = []
   private var messages = 0
+  private var bytes = 0
   private var generation = 0
   private var interrupted = false
 
@@ -190,12 +192,13 @@ final class RelayInbox: @unchecked Sendable {
   func post(message: NATSConnection.StreamMessage, generation g: Int) {
     condition.lock()
     defer { condition.unlock() }
-    while messages >= Self.capacity && generation == g {
+    while (messages >= Self.capacity || (bytes > 0 && bytes + message.bytes.count > Self.maxBytes)) && generation == g {
       _ = clock.wait(until: clock.monotonic().adding(seconds: 0.1), on: condition)
     }
     guard generation == g else { return }
     items.append(.message(sequence: message.sequence, bytes: message.bytes))
     messages += 1
+    bytes += message.bytes.count
     condition.broadcast()
   }
 
@@ -206,6 +209,7 @@ final class RelayInbox: @unchecked Sendable {
       generation += 1
       items.removeAll { if case .message = $0 { true } else { false } }
       messages = 0
+      bytes = 0
       condition.broadcast()
       return generation
     }
@@ -221,7 +225,10 @@ final class RelayInbox: @unchecked Sendable {
     interrupted = false
     let batch = items.prefix(256)
     items.removeFirst(batch.count)
-    messages -= batch.count { if case .message = $0 { true } else { false } }
+    for case .message(_, let b) in batch {
+      messages -= 1
+      bytes -= b.count
+    }
     condition.broadcast()
     return Array(batch)
   }

@@ -111,6 +111,9 @@ public final class NATSConnection: @unchecked Sendable {
       try check("natsOptions_SetSecure", a.pointee.natsOptions_SetSecure(opts, true))
       try check(
         "natsOptions_SetCATrustedCertificates", a.pointee.natsOptions_SetCATrustedCertificates(opts, caText))
+      // The host dialled must be the certificate's, whatever libnats was built to do by default.
+      try check(
+        "natsOptions_SetExpectedHostname", a.pointee.natsOptions_SetExpectedHostname(opts, options.host))
     }
     if let prefix = options.inboxPrefix {
       try check("natsOptions_SetCustomInboxPrefix", a.pointee.natsOptions_SetCustomInboxPrefix(opts, prefix))

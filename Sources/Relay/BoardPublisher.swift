@@ -92,6 +92,12 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
     return true
   }
 
+  /// Inputs and boards taken and not yet acknowledged (nor refused for good).
+  public var unacknowledged: Int {
+    let posted = lock.withLock { self.posted }
+    return driver.read { m in max(0, posted - m.taken) + m.queue.count }
+  }
+
   /// Stops the thread and closes the connection.
   public func stop() { driver.stop() }
 
@@ -120,11 +126,12 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
     return sinceBoard >= settings.boardEvery
   }
 
-  /// Whether the board is due in the bucket although fewer than `boardEvery` inputs came:
-  /// `boardAfter` seconds after the first input it does not hold. The store's thread asks, and
-  /// then `save`s.
+  /// Whether the board is due although fewer than `boardEvery` inputs came: `boardAfter`
+  /// seconds after the first input it does not hold, or at once when the walls need it whole
+  /// (the machine's `wantsGap`). The store's thread asks, and then `save`s.
   public var boardDue: Bool {
-    lock.withLock {
+    if driver.read(\.wantsGap) { return true }
+    return lock.withLock {
       unboardedSince.map { clock.monotonic().seconds(since: $0) >= settings.boardAfter } ?? false
     }
   }
@@ -132,7 +139,8 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
   public func save(_ state: BoardState, at: Instant) {
     lock.lock()
     defer { lock.unlock() }
-    driver.post(.take(gapPending ? .gap(state) : .board(state)))
+    let gap = gapPending || driver.read(\.wantsGap)
+    driver.post(.take(gap ? .gap(state) : .board(state)))
     posted += 1
     gapPending = false
     sinceBoard = 0

@@ -107,7 +107,12 @@ public final class RelayHub: @unchecked Sendable {
     case unreadable(String)
   }
 
-  /// Reads back the published board and the stream after it (at most `timeout` seconds).
+  /// The most of the stream read back after the published board: past it, the board is not
+  /// read back (the walls are given it whole instead).
+  public static let maxReadBackBytes = 128 << 20
+
+  /// Reads back the published board and the stream after it (at most `timeout` seconds, and
+  /// `maxReadBackBytes`).
   public func readBack(timeout: Double, clock: Clock) -> ReadBackResult {
     let s: NATSConnection.StreamState
     let entry: NATSConnection.Entry?
@@ -147,7 +152,10 @@ public final class RelayHub: @unchecked Sendable {
       defer { sub.cancel() }
       let deadline = clock.monotonic().adding(seconds: timeout)
       guard let messages = collected.wait(through: s.lastSequence, until: deadline, clock: clock) else {
-        return .unreadable("the stream after position \(board.sequence) was not read back in \(Int(timeout)) s")
+        return .unreadable(
+          collected.overflowed
+            ? "the stream after position \(board.sequence) holds over \(Self.maxReadBackBytes >> 20) MiB"
+            : "the stream after position \(board.sequence) was not read back in \(Int(timeout)) s")
       }
       var expected = board.sequence + 1
       for m in messages {
@@ -181,10 +189,21 @@ private final class ListenerBox: @unchecked Sendable {
 private final class Collected: @unchecked Sendable {
   private let condition = NSCondition()
   private var messages: [NATSConnection.StreamMessage] = []
+  private var bytes = 0
+  private var over = false
+  /// Whether more than `RelayHub.maxReadBackBytes` came (what came is then dropped).
+  var overflowed: Bool { condition.withLock { over } }
 
   func add(_ m: NATSConnection.StreamMessage) {
     condition.withLock {
-      messages.append(m)
+      guard !over else { return }
+      bytes += m.bytes.count
+      if bytes > RelayHub.maxReadBackBytes {
+        over = true
+        messages.removeAll()
+      } else {
+        messages.append(m)
+      }
       condition.broadcast()
     }
   }
@@ -193,7 +212,7 @@ private final class Collected: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while (messages.last?.sequence ?? 0) < last {
-      if clock.monotonic() >= deadline { return nil }
+      if over || clock.monotonic() >= deadline { return nil }
       _ = clock.wait(until: deadline, on: condition)
     }
     return messages.filter { $0.sequence <= last }

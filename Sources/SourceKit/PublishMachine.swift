@@ -92,7 +92,7 @@ public struct PublishMachine: SourceMachine {
   public let settings: Settings
   public private(set) var phase: Phase = .idle
   /// What is queued, the first being sent (or next).
-  public private(set) var queue: [Item] = []
+  public private(set) var queue: ArraySlice<Item> = []
   /// The last position the broker acknowledged, and its stream.
   public private(set) var stream: Stream?
   /// Items taken (`.take`) in this boot: a caller that posted as many knows they all arrived.
@@ -113,6 +113,8 @@ public struct PublishMachine: SourceMachine {
   private var attempt = 0
   private var backoff: Backoff
   private var away: String?
+  /// The stream before a reconnection made it again (to tell whether it is another).
+  private var lastStream: Stream?
 
   public init(boot: String, settings: Settings = Settings(), seed: UInt64) {
     self.boot = boot
@@ -156,12 +158,17 @@ public struct PublishMachine: SourceMachine {
         // A gap board holds every input before it: of those, only the one on its way (or with
         // an id, perhaps stored) is still sent; a board not yet put is superseded too.
         let keep = phase == .sending || phase == .checking || headId != nil
-        queue = keep ? Array(queue.prefix(1)) : []
+        queue = keep ? queue.prefix(1) : []
         wantsGap = false
       }
       queue.append(item)
       return phase == .ready ? next() : []
     case .connected(let s):
+      if let was = stream ?? lastStream, was.created != s.created {
+        // Another stream than the one the walls follow (deleted and made again): they are
+        // given the whole board on it.
+        wantsGap = true
+      }
       stream = s
       attempt = 0
       retryAt = nil
@@ -190,9 +197,20 @@ public struct PublishMachine: SourceMachine {
       inDoubt = true
       return wait(now, "publishing failed: \(why)")
     case .publishRefused(let why):
-      // For good (larger than the broker takes): the walls miss it, so a gap board follows.
-      guard phase == .sending, case .input? = queue.first else { return [] }
-      return refuse("an input cannot be published: \(why)")
+      guard phase == .sending, let head = queue.first else { return [] }
+      switch head {
+      case .input:
+        // For good (larger than the broker takes): the walls miss it, so a gap board follows.
+        return refuse("an input cannot be published: \(why)")
+      case .gap(let state):
+        // The walls cannot be given it whole on the stream; the bucket gets it if it fits.
+        refused += 1
+        headId = nil
+        queue[queue.startIndex] = .board(state)
+        return [.say("the gap board cannot be published: \(why)")] + putBoard(state)
+      case .board:
+        return []
+      }
     case .last(let sequence, let id):
       guard phase == .checking else { return [] }
       inDoubt = false
@@ -204,6 +222,9 @@ public struct PublishMachine: SourceMachine {
       return send()
     case .lastFailed(let why):
       guard phase == .checking else { return [] }
+      // The stream itself may be gone: made (again) before the next try.
+      lastStream = stream
+      stream = nil
       return wait(now, "reading the stream's last message failed: \(why)")
     case .boardPut:
       guard phase == .sending, case .board? = queue.first else { return [] }
@@ -227,16 +248,24 @@ public struct PublishMachine: SourceMachine {
   /// The head acknowledged at `sequence`: a gap board goes on to the bucket; anything else is
   /// done.
   private mutating func acknowledged(_ sequence: UInt64) -> [Action] {
+    var said: [Action] = []
+    if let last = stream?.last, sequence != last + 1 {
+      // The stream's positions are not where this publisher left them: the hub lost acknowledged
+      // messages (a power cut before its sync) or another wrote to it. The walls are given the
+      // whole board at the new position.
+      wantsGap = true
+      said.append(.say("the stream went from position \(last) to \(sequence): the walls are given the whole board"))
+    }
     stream?.last = sequence
     headId = nil
     acknowledged += 1
     if case .gap(let state)? = queue.first {
-      queue[0] = .board(state)
-      return putBoard(state)
+      queue[queue.startIndex] = .board(state)
+      return said + putBoard(state)
     }
     queue.removeFirst()
     phase = .ready
-    return next()
+    return said + next()
   }
 
   private mutating func refuse(_ why: String) -> [Action] {
@@ -274,7 +303,7 @@ public struct PublishMachine: SourceMachine {
       } catch {
         // Too large for a message: the walls cannot be given it; the bucket gets it if it fits.
         refused += 1
-        queue[0] = .board(state)
+        queue[queue.startIndex] = .board(state)
         return [.say("the gap board cannot be published: \(error)")] + putBoard(state)
       }
     }

@@ -110,6 +110,8 @@ public struct RelayFollowMachine: SourceMachine {
   /// Why the last bootstrap was made, said once the board is live.
   private var why: String?
   private var status: ConnectionStatus?
+  /// The positions a message skipped over, until the whole board is taken again.
+  private var skipped: String?
 
   /// - Parameter position: where the wall's journal says it was (nil: start from the board).
   public init(origin: String, board: String, position: RelayPosition?, settings: Settings = Settings(), seed: UInt64) {
@@ -146,6 +148,8 @@ public struct RelayFollowMachine: SourceMachine {
       if connected, let due = nextReport, now >= due {
         nextReport = now.adding(seconds: settings.reportInterval)
         actions.append(.report(position: position?.sequence))
+        // And the stream looked at, as after a reconnection.
+        if phase == .following { actions.append(.readStream) }
       }
       if phase == .waiting, let due = retryAt, now >= due {
         retryAt = nil
@@ -163,7 +167,9 @@ public struct RelayFollowMachine: SourceMachine {
       return say(.reconnecting, "lost the broker; reconnecting", stamp)
     case .reconnected:
       guard connected else { return [] }
-      return phase == .following ? say(.live, liveDetail, stamp) : []
+      // The stream may have changed while the broker was away (made again, or cut short by a
+      // restart that lost its tail): looked at before anything more is taken on trust.
+      return phase == .following ? say(.live, liveDetail, stamp) + [.readStream] : []
     case .closed(let why):
       connected = false
       return [.unfollow] + wait(now, stamp, status: .offline, "connection closed: \(why)")
@@ -172,13 +178,26 @@ public struct RelayFollowMachine: SourceMachine {
     case .failed(let why):
       guard phase == .checking || phase == .bootstrapping || phase == .following else { return [] }
       return [.unfollow] + wait(now, stamp, status: .offline, why)
+    case .stream(let found) where phase == .following:
+      // A look while following: the stream gone, made again, or shorter than what was applied
+      // means the whole board again.
+      guard let p = position else { return [] }
+      guard let found else {
+        return [.unfollow]
+          + wait(now, stamp, status: .offline, "the stream \(board) is gone", retry: settings.unpublishedRetry)
+      }
+      guard let why = reasonToBootstrap(from: p, found) else { return [] }
+      self.why = why
+      facts = found
+      phase = .bootstrapping
+      return [.unfollow, .readBoard]
     case .stream(let found):
       guard phase == .checking else { return [] }
       guard let found else {
         return wait(now, stamp, status: .offline, "nothing published to \(board) yet", retry: settings.unpublishedRetry)
       }
       facts = found
-      if let p = position, let why = reasonToBootstrap(from: p, found) {
+      if let p = position, let why = reasonToBootstrap(from: p, found) ?? skipped {
         self.why = why
       } else if let p = position {
         return follow(from: p.sequence + 1, stamp)
@@ -195,7 +214,9 @@ public struct RelayFollowMachine: SourceMachine {
         return []
       }
       if sequence > p.sequence + 1 {
-        // Skipped ahead: the stream no longer holds what comes next (the check says why).
+        // Skipped ahead: the stream no longer holds what comes next (the check says why; when
+        // it cannot, the skip itself is the reason).
+        skipped = "positions \(p.sequence + 1)–\(sequence - 1) never came from the stream"
         phase = .checking
         return [.unfollow, .readStream]
       }
@@ -260,6 +281,7 @@ public struct RelayFollowMachine: SourceMachine {
         retry: settings.unpublishedRetry)
     }
     bootstraps += 1
+    skipped = nil
     position = published.position
     let restored = BoardInput.relayed(via: origin, position: published.position, input: .restored(published.state))
     // The board now is the published one, whose sources are the publisher's: this wall's own

@@ -43,6 +43,23 @@ public struct Options: Sendable {
     if mode != nil && !display.mayUseDRM {
       throw .usage("--mode is for --display drm (or console or auto, when they take DRM), not \(display.name)")
     }
+    // A wall shows the board a publisher made, whole: anything of its own beside it would be
+    // replaced at every whole board, and what makes the board belongs on the publisher.
+    if command != .publish, command != .fleet,
+      let relayed = sources.first(where: { $0.configuration is RelayBoardSource.Spec })
+    {
+      if sources.count > 1 {
+        throw .usage("\(relayed.name) is a whole published board: it is the only --source of a wall")
+      }
+      let own: [(String, Bool)] = [
+        ("--sprint", !sprints.isEmpty), ("--project", !filter.projects.isEmpty), ("--label", !filter.labels.isEmpty),
+        ("--assignee", !filter.assignees.isEmpty), ("--workflow", workflow != .seed),
+        ("--estimates", estimateScale != .standard),
+      ]
+      if let (name, _) = own.first(where: { $0.1 }) {
+        throw .usage("\(name) makes the board: give it to the publisher of \(relayed.name), not to a wall")
+      }
+    }
   }
   public var rotate = 0
   public var scale = 1.0

@@ -83,8 +83,9 @@ struct PublishRun {
     let deadline = clock.monotonic().adding(seconds: stopped ? Self.drainSeconds : .infinity)
     guard publisher.drain(until: deadline, clock: clock, stopped: { [stop] in !stopped && stop.requested() != nil })
     else {
-      let left = publisher.machine.queue.count
-      throw .runtime("publish: the broker did not acknowledge the last \(left) of what was taken; the walls lack them")
+      let left = publisher.unacknowledged
+      throw .runtime(
+        "publish: the broker did not acknowledge \(left) of the inputs and boards taken; the walls lack them")
     }
   }
 

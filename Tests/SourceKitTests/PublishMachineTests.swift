@@ -117,6 +117,35 @@ import WallboardCore
     #expect(m.wantsGap && m.refused == 1)
   }
 
+  @Test func aStreamThatLostItsTailOrWasMadeAgainAsksForAGapBoard() {
+    var m = ready()
+    _ = m.on(.take(input(1)), at: at(1), stamp: wall)
+    // The hub restarted without its last messages: the next position is not 11.
+    let jumped = m.on(.published(sequence: 7), at: at(1), stamp: wall)
+    #expect(jumped.contains(.say("the stream went from position 10 to 7: the walls are given the whole board")))
+    #expect(m.wantsGap)
+    var n = ready()
+    _ = n.on(.take(input(1)), at: at(1), stamp: wall)
+    _ = n.on(.publishFailed("no responders"), at: at(1), stamp: wall)
+    #expect(n.on(.tick, at: n.nextWake!, stamp: wall) == [.readLast])
+    _ = n.on(.lastFailed("stream not found"), at: at(2), stamp: wall)
+    #expect(n.on(.tick, at: n.nextWake!, stamp: wall) == [.connect], "made again before the next try")
+    _ = n.on(.connected(.init(created: 99, last: 0)), at: at(3), stamp: wall)
+    #expect(n.wantsGap, "another stream: the walls need the whole board")
+  }
+
+  @Test func aGapBoardTheBrokerRefusesGoesToTheBucketAndTheQueueGoesOn() throws {
+    var m = ready()
+    var state = BoardState()
+    Reducer.reduce(into: &state, .event(Make.event("2026-11-02T09:00:00Z", .featureCreated(Make.feature("G")))))
+    _ = m.on(.take(.gap(state)), at: at(1), stamp: wall)
+    _ = m.on(.take(input(2)), at: at(1), stamp: wall)
+    let after = m.on(.publishRefused("larger than the hub takes"), at: at(1), stamp: wall)
+    #expect(after.last == .putBoard(PublishedBoard(stream: 77, sequence: 10, state: state)))
+    #expect(m.on(.boardPut, at: at(1), stamp: wall) == [.publish(bytes: [5, 2], id: "B-2")])
+    #expect(m.refused == 1)
+  }
+
   @Test func theBrokerGoingAndComingIsSaidOnce() {
     var m = ready()
     #expect(m.on(.disconnected, at: at(1), stamp: wall).count == 1)

@@ -113,6 +113,34 @@ import WallboardCore
     #expect(status(actions)?.1?.contains("positions 11–499 are gone") == true)
   }
 
+  @Test func aStreamCutShortOrMadeAgainWhileFollowingMeansTheWholeBoardAgain() {
+    for (facts, said) in [
+      (RelayFollowMachine.StreamFacts(first: 1, last: 7, created: created), "holds less than this wall had read"),
+      (RelayFollowMachine.StreamFacts(first: 1, last: 50, created: created + 9), "made anew"),
+    ] {
+      var m = machine(position: RelayPosition(stream: created, sequence: 10))
+      _ = m.on(.start, at: at(0), stamp: wall)
+      _ = m.on(.connected, at: at(0), stamp: wall)
+      _ = m.on(.stream(.init(first: 1, last: 10, created: created)), at: at(0), stamp: wall)
+      #expect(m.on(.stream(.init(first: 1, last: 12, created: created)), at: at(1), stamp: wall) == [], "all well")
+      #expect(m.on(.stream(facts), at: at(2), stamp: wall) == [.unfollow, .readBoard])
+      let actions = m.on(.board(published(facts.last, stream: facts.created)), at: at(3), stamp: wall)
+      #expect(status(actions)?.1?.contains(said) == true, "\(String(describing: status(actions)))")
+    }
+  }
+
+  @Test func aSkipTheStreamDoesNotExplainStillMeansTheWholeBoard() {
+    var m = machine(position: RelayPosition(stream: created, sequence: 10))
+    _ = m.on(.start, at: at(0), stamp: wall)
+    _ = m.on(.connected, at: at(0), stamp: wall)
+    _ = m.on(.stream(.init(first: 1, last: 10, created: created)), at: at(0), stamp: wall)
+    _ = m.on(.message(sequence: 14, bytes: [1]), at: at(1), stamp: wall)
+    // The stream still holds 11–13: a message lost on the way, not to retention.
+    #expect(m.on(.stream(.init(first: 1, last: 20, created: created)), at: at(1), stamp: wall) == [.readBoard])
+    let actions = m.on(.board(published(20)), at: at(2), stamp: wall)
+    #expect(status(actions)?.1?.contains("positions 11–13 never came") == true)
+  }
+
   @Test func anEarlierMessageIsPassedOverAndABadOneIsRejectedAtItsPosition() {
     var m = machine(position: RelayPosition(stream: created, sequence: 10))
     _ = m.on(.start, at: at(0), stamp: wall)
@@ -175,10 +203,11 @@ import WallboardCore
     _ = m.on(.stream(.init(first: 1, last: 5, created: created)), at: at(2), stamp: wall)
     _ = m.on(.board(published(5)), at: at(2), stamp: wall)
     #expect(m.nextWake == at(2))
-    #expect(m.on(.tick, at: at(2), stamp: wall) == [.report(position: 5)])
+    #expect(m.on(.tick, at: at(2), stamp: wall) == [.report(position: 5), .readStream], "and a look at the stream")
     #expect(m.nextWake == at(12))
     #expect(status(m.on(.disconnected, at: at(3), stamp: wall))?.0 == .reconnecting)
-    #expect(status(m.on(.reconnected, at: at(4), stamp: wall))?.0 == .live)
+    let back = m.on(.reconnected, at: at(4), stamp: wall)
+    #expect(status(back)?.0 == .live && back.last == .readStream)
     let denied = m.on(.brokerError("Permissions Violation for Publish to \"wb.TEAM.in\""), at: at(5), stamp: wall)
     guard case .deliver(.rejected(let o, _, let reason, _))? = denied.first else {
       Issue.record("the broker's error is not said")

@@ -21,3 +21,23 @@ import Testing
     #expect(fromFile == (try digest(["run", "--source", "nats://h:4222/T", "--theme", "nord"])))
   }
 }
+
+@Suite struct WallOptionTests {
+  @Test(arguments: [
+    (["run", "--source", "nats://h:4222/T", "--source", "sim"], "the only --source of a wall"),
+    (["run", "--source", "nats://h:4222/T", "--project", "shop"], "--project makes the board"),
+    (["inspect", "--source", "nats://h:4222/T", "--workflow", "upstream"], "--workflow makes the board"),
+  ])
+  func aWallTakesNothingThatMakesTheBoard(_ args: [String], _ said: String) throws {
+    let o = try ArgumentParser.parse(args)
+    #expect(throws: CLIError.self) { try o.checkCombinations() }
+    do { try o.checkCombinations() } catch { #expect(error.description.contains(said), "\(error)") }
+  }
+
+  @Test func aPublisherTakesThemAll() throws {
+    let o = try ArgumentParser.parse([
+      "publish", "--source", "sim", "--to", "nats://h:4222/T", "--project", "shop", "--workflow", "upstream",
+    ])
+    try o.checkCombinations()
+  }
+}
