@@ -58,7 +58,7 @@ install_packages = missing=""; for p in $(1); do \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: all deps run-deps test-deps build release run test vm-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
+.PHONY: all deps run-deps test-deps build release run test vm-test pi sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
 
 all: build
 
@@ -108,6 +108,46 @@ vm-test:
 	rm -rf $(VM_PREFIX)
 	$(MAKE) --no-print-directory install DESTDIR=$(VM_PREFIX) PREFIX=/usr/local
 	Tests/VM/run.sh $(VM_PREFIX)/usr/local $(VM_DEVICES)
+
+# The board for a Raspberry Pi (aarch64, Raspberry Pi OS / Debian 12) from this x86_64 machine, from
+# Debian's archive only, all under .build/pi (scripts/pi-toolchain.sh: a trixie root whose swiftlang
+# 6.0.3 is the cross-compiler, its arm64 runtime, a bookworm arm64 sysroot, a Swift SDK); the
+# machine's apt is left as it is but for debootstrap, installed when missing. The release build
+# runs in the root (the repository mounted at its own path) with the Swift runtime linked in,
+# into .build/pi/build, so a second run compiles only what changed; stripped, it is laid out
+# under .build/pi/install as a /usr/local tree (bin, share/wallboard with assets/ and Layouts/
+# and the default config, share/doc/wallboard, lib/systemd/system/wallboard.service) and packed
+# into .build/pi/wallboard-VERSION-arm64.tar.gz, for `tar -C /usr/local -xzf` on the Pi. The
+# binary may need no glibc newer than bookworm's 2.36 (checked). Needs root (debootstrap, chroot).
+PI := $(CURDIR)/.build/pi
+PI_SYSROOT := $(PI)/sysroot
+PI_INSTALL := $(PI)/install
+PI_PREFIX := /usr/local
+PI_VERSION = $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/WallboardCLI/App.swift)
+PI_TARBALL = $(PI)/wallboard-$(PI_VERSION)-arm64.tar.gz
+PI_BIN := $(PI)/build/aarch64-unknown-linux-gnu/release/wallboard
+PI_PACKAGES := debootstrap
+pi:
+	@$(call install_packages,$(PI_PACKAGES))
+	scripts/pi-toolchain.sh
+	scripts/pi-toolchain.sh exec env PKG_CONFIG_SYSROOT_DIR=$(PI_SYSROOT) \
+	  PKG_CONFIG_PATH=$(PI_SYSROOT)/usr/lib/aarch64-linux-gnu/pkgconfig:$(PI_SYSROOT)/usr/share/pkgconfig \
+	  swift build -c release --product wallboard --static-swift-stdlib --scratch-path $(PI)/build \
+	  --swift-sdks-path $(PI)/sdk --swift-sdk wallboard-pi $(BUILD_FLAGS)
+	@glibc="$$(readelf -V $(PI_BIN) | grep -oE 'GLIBC_2\.[0-9]+' | sort -t. -k2 -n -u | tail -n1)"; \
+	  [ "$$(echo $${glibc#GLIBC_2.})" -le 36 ] || { echo "pi: the binary needs $$glibc; bookworm has 2.36"; exit 1; }
+	rm -rf $(PI_INSTALL)
+	install -d $(PI_INSTALL)/bin $(PI_INSTALL)/share/wallboard $(PI_INSTALL)/share/doc/wallboard $(PI_INSTALL)/lib/systemd/system
+	scripts/pi-toolchain.sh exec aarch64-linux-gnu-strip -o $(PI_INSTALL)/bin/wallboard $(PI_BIN)
+	cp -R assets Layouts $(PI_INSTALL)/share/wallboard/
+	install -d $(PI_INSTALL)/share/wallboard/scripts
+	install -m 755 scripts/nats-nkey.sh $(PI_INSTALL)/share/wallboard/scripts/nats-nkey.sh
+	cp docs/*.md $(PI_INSTALL)/share/doc/wallboard/
+	sed -e 's|@BINDIR@|$(PI_PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DOCDIR@|$(PI_PREFIX)/share/doc/wallboard|g' \
+	  assets/systemd/wallboard.service.in > $(PI_INSTALL)/lib/systemd/system/wallboard.service
+	tar -C $(PI_INSTALL) --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$$(git log -1 --format=%ct) \
+	  -cf - bin lib share | gzip -n > $(PI_TARBALL).new && mv $(PI_TARBALL).new $(PI_TARBALL)
+	@ls -l $(PI_INSTALL)/bin/wallboard $(PI_TARBALL)
 
 # The whole suite under AddressSanitizer (memory errors; Swift itself traps on overflow and out-of
 # -bounds access in these debug builds), then under ThreadSanitizer (data races). Each builds in a

@@ -4,6 +4,7 @@
 # .build/pi, the machine's apt (sources, lists, cache) left untouched:
 #
 #   scripts/pi-toolchain.sh [--refresh]
+#   scripts/pi-toolchain.sh exec CMD…    CMD run in the root, in the repository (make pi's build)
 #
 #  a. .build/pi/root: a minbase root of $PI_SWIFT_SUITE (default trixie), made with debootstrap,
 #     with that suite's amd64 `swiftlang` (the cross-compiler), lld and pkgconf installed by the
@@ -45,10 +46,16 @@ MULTIARCH=aarch64-linux-gnu
 # (their libraries are opened at run time: Sources/CQUIC/shim.h, Sources/CNATS/shim.h).
 LINK_PACKAGES=(libc6-dev libstdc++-12-dev libgcc-12-dev zlib1g-dev libfreetype-dev libsqlite3-dev libdrm-dev)
 HEADER_PACKAGES=(libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev libnats-dev)
-ROOT_PACKAGES=(swiftlang lld pkgconf)
+# The cross-compiler, its linker, and what SwiftPM needs to build the manifest for the root itself
+# (swiftlang depends on gcc, which only recommends libc6-dev) and to read .pc files; strip for
+# aarch64 (the root's own binutils know x86 only).
+ROOT_PACKAGES=(swiftlang lld libc6-dev pkgconf binutils-aarch64-linux-gnu)
 
 REFRESH=0
+EXEC=0
+[ "${1:-}" != exec ] || EXEC=1
 for a in "$@"; do
+  [ "$EXEC" = 0 ] || break
   case "$a" in
     --refresh) REFRESH=1 ;;
     -h | --help)
@@ -96,12 +103,18 @@ in_root() {
   ' in_root "$r" "$ROOT" "$@"
 }
 
+if [ "$EXEC" = 1 ]; then
+  shift
+  [ -x "$W/root/usr/libexec/swift/bin/swift" ] || die "no root under ${W#"$ROOT"/}: run $0 first"
+  in_root "$W/root" /bin/sh -c 'cd "$0" && exec "$@"' "$ROOT" "$@"
+  exit
+fi
+
 # ---------------------------------------------------------------------------------------------
 # a. The root of $SUITE with the cross-compiler.
 
 R="$W/root"
-KEY_A="$SUITE ${ROOT_PACKAGES[*]}"
-if fresh root "$KEY_A" || [ ! -x "$R/usr/libexec/swift/bin/swift" ]; then
+if fresh root "$SUITE" || [ ! -x "$R/usr/bin/apt-get" ]; then
   say "a. debootstrap --variant=minbase $SUITE into ${R#"$ROOT"/} (a few minutes)"
   rm -rf "$R.new"
   mkdir -p "$W/cache/debootstrap"
@@ -110,19 +123,24 @@ if fresh root "$KEY_A" || [ ! -x "$R/usr/libexec/swift/bin/swift" ]; then
     tail -30 "$W/debootstrap.log" >&2
     die "debootstrap $SUITE (log: ${W#"$ROOT"/}/debootstrap.log)"
   }
+  rm -rf "$R"
+  mv "$R.new" "$R"
+  stamp root "$SUITE"
+  rm -f "$W/stamps/root-packages"
+fi
+# The packages, by the root's own apt; a changed list is installed into the root as it is.
+if fresh root-packages "${ROOT_PACKAGES[*]}" || [ ! -x "$R/usr/libexec/swift/bin/swift" ]; then
   say "a. apt-get install ${ROOT_PACKAGES[*]} in the root (its own apt)"
   {
-    in_root "$R.new" apt-get -q update &&
-      in_root "$R.new" env DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
+    in_root "$R" apt-get -q update &&
+      in_root "$R" env DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
         "${ROOT_PACKAGES[@]}" &&
-      in_root "$R.new" apt-get clean
+      in_root "$R" apt-get clean
   } >"$W/root-apt.log" 2>&1 || {
     tail -30 "$W/root-apt.log" >&2
     die "apt-get install ${ROOT_PACKAGES[*]} in the $SUITE root (log: ${W#"$ROOT"/}/root-apt.log)"
   }
-  rm -rf "$R"
-  mv "$R.new" "$R"
-  stamp root "$KEY_A"
+  stamp root-packages "${ROOT_PACKAGES[*]}"
 fi
 SWIFT_DEB_VERSION="$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' swiftlang)"
 say "a. ${R#"$ROOT"/}: $SUITE, swiftlang $SWIFT_DEB_VERSION (amd64), $(in_root "$R" ld.lld --version | head -n1)"
@@ -229,6 +247,9 @@ if fresh sysroot "$KEY_C" || [ ! -f "$S/usr/include/stdio.h" ]; then
   mv "$S.new" "$S"
   stamp sysroot "$KEY_C"
 fi
+# swift-driver warns on every compile when an SDK (-sdk) has no SDKSettings.json; Linux needs
+# nothing from it but a version.
+echo '{ "Version": "12", "CanonicalName": "debian-bookworm-arm64" }' >"$S/SDKSettings.json"
 say "c. ${S#"$ROOT"/}: $(wc -l <"$S/.wallboard-debs") packages of $TARGET_SUITE arm64, $(du -sh "$S" | cut -f1)"
 
 # ---------------------------------------------------------------------------------------------
@@ -299,7 +320,7 @@ cat >"$B/info.json" <<JEOF
     "wallboard-pi": {
       "type": "swiftSDK",
       "version": "$SWIFT_VERSION",
-      "variants": [{ "path": "$TRIPLE", "supportedTriples": ["x86_64-unknown-linux-gnu"] }]
+      "variants": [{ "path": "$TRIPLE", "supportedTriples": ["x86_64-unknown-linux-gnu", "x86_64-pc-linux-gnu"] }]
     }
   }
 }
