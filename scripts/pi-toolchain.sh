@@ -248,8 +248,8 @@ if fresh sysroot "$KEY_C" || [ ! -f "$S/usr/include/stdio.h" ]; then
   stamp sysroot "$KEY_C"
 fi
 # swift-driver warns on every compile when an SDK (-sdk) has no SDKSettings.json; Linux needs
-# nothing from it but a version.
-echo '{ "Version": "12", "CanonicalName": "debian-bookworm-arm64" }' >"$S/SDKSettings.json"
+# nothing from it but a version (major.minor: "12" is not read).
+echo '{ "Version": "12.0", "CanonicalName": "debian-bookworm-arm64" }' >"$S/SDKSettings.json"
 say "c. ${S#"$ROOT"/}: $(wc -l <"$S/.wallboard-debs") packages of $TARGET_SUITE arm64, $(du -sh "$S" | cut -f1)"
 
 # ---------------------------------------------------------------------------------------------
