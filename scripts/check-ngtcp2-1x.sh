@@ -75,32 +75,14 @@ flock 9
 # ---------------------------------------------------------------------------------------------
 # 1. The 1.x packages, by a private apt.
 
-A="$W/apt/$SUITE"
-APT=(
-  -o "Dir::Etc::SourceList=$A/etc/sources.list"
-  -o "Dir::Etc::SourceParts=$A/etc/sources.list.d"
-  -o "Dir::Etc::Preferences=$A/etc/preferences"
-  -o "Dir::Etc::PreferencesParts=$A/etc/preferences.d"
-  -o "Dir::State=$A/state"
-  -o "Dir::State::status=$A/status"
-  -o "Dir::Cache=$A/cache"
-  -o "Acquire::Languages=none"
-  -o "APT::Get::List-Cleanup=false"
-)
-# As root apt downloads as _apt, which cannot write into these root-owned folders.
-[ "$(id -u)" -ne 0 ] || APT+=(-o "APT::Sandbox::User=root")
+# shellcheck source=scripts/private-apt.sh
+. "$ROOT/scripts/private-apt.sh"
+private_apt_options "$W/apt/$SUITE"
 
 STAMP="$W/root/.wallboard-fetched"
 fetch() {
   say "fetching ngtcp2 1.x from $MIRROR $SUITE (private apt under ${A#"$ROOT"/})"
-  mkdir -p "$A/etc/sources.list.d" "$A/etc/preferences.d" "$A/state/lists/partial" \
-    "$A/cache/archives/partial" "$A/debs"
-  : >"$A/status"
-  echo "deb [signed-by=$KEYRING] $MIRROR $SUITE main" >"$A/etc/sources.list"
-  apt-get -q "${APT[@]}" update >"$A/update.log" 2>&1 || {
-    cat "$A/update.log" >&2
-    die "apt-get update ($SUITE)"
-  }
+  private_apt_update "deb [signed-by=$KEYRING] $MIRROR $SUITE main"
   local dev=(libngtcp2-dev libngtcp2-crypto-gnutls-dev) pkgs=() p deps
   for p in "${dev[@]}"; do
     deps="$(apt-cache "${APT[@]}" show --no-all-versions "$p" | sed -n 's/^Depends: //p')" ||

@@ -146,37 +146,18 @@ SWIFT_DEB_VERSION="$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' 
 say "a. ${R#"$ROOT"/}: $SUITE, swiftlang $SWIFT_DEB_VERSION (amd64), $(in_root "$R" ld.lld --version | head -n1)"
 
 # ---------------------------------------------------------------------------------------------
-# A private apt: its own sources.list, state, cache and an empty dpkg status under
-# .build/pi/apt/NAME, for arm64 only; never the machine's.
+# A private apt (scripts/private-apt.sh) under .build/pi/apt/NAME, for arm64 only; never the
+# machine's.
+# shellcheck source=scripts/private-apt.sh
+. "$ROOT/scripts/private-apt.sh"
 
 # apt_setup NAME SOURCES-LINE…: the folders, the sources, `apt-get update`; sets APT to the options.
 apt_setup() {
-  local name="$1" line
+  local name="$1" line lines=()
   shift
-  A="$W/apt/$name"
-  APT=(
-    -o "Dir::Etc::SourceList=$A/etc/sources.list"
-    -o "Dir::Etc::SourceParts=$A/etc/sources.list.d"
-    -o "Dir::Etc::Preferences=$A/etc/preferences"
-    -o "Dir::Etc::PreferencesParts=$A/etc/preferences.d"
-    -o "Dir::State=$A/state"
-    -o "Dir::State::status=$A/status"
-    -o "Dir::Cache=$A/cache"
-    -o "APT::Architecture=arm64"
-    -o "APT::Architectures=arm64"
-    -o "Acquire::Languages=none"
-    -o "APT::Get::List-Cleanup=false"
-    -o "APT::Sandbox::User=root"
-  )
-  mkdir -p "$A/etc/sources.list.d" "$A/etc/preferences.d" "$A/state/lists/partial" \
-    "$A/cache/archives/partial" "$A/debs"
-  : >"$A/status"
-  : >"$A/etc/sources.list"
-  for line in "$@"; do echo "deb [arch=arm64 signed-by=$KEYRING] $line" >>"$A/etc/sources.list"; done
-  apt-get -q "${APT[@]}" update >"$A/update.log" 2>&1 || {
-    cat "$A/update.log" >&2
-    die "apt-get update ($name)"
-  }
+  private_apt_options "$W/apt/$name" arm64
+  for line in "$@"; do lines+=("deb [arch=arm64 signed-by=$KEYRING] $line"); done
+  private_apt_update "${lines[@]}"
 }
 
 # apt_download PACKAGE…: the .debs into $A/debs (those already there are kept).

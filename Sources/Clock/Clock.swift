@@ -43,6 +43,16 @@ public struct Clock: Sendable {
   @discardableResult
   public func wait(until deadline: Monotonic, on condition: NSCondition) -> Bool { waiter(deadline, condition) }
 
+  /// Waits on `condition`, which the caller holds locked, until `done()` holds (true) or
+  /// `deadline` passes first (false); `done()` is looked at again after every signal.
+  public func wait(until deadline: Monotonic, on condition: NSCondition, for done: () -> Bool) -> Bool {
+    while !done() {
+      if monotonic() >= deadline { return false }
+      _ = wait(until: deadline, on: condition)
+    }
+    return true
+  }
+
   /// Waits until `deadline` with nothing to wake the wait early.
   public func sleep(until deadline: Monotonic) {
     let condition = NSCondition()

@@ -219,9 +219,7 @@ final class RelayInbox: @unchecked Sendable {
   func take(until deadline: Monotonic) -> [RelayFollowMachine.Input] {
     condition.lock()
     defer { condition.unlock() }
-    while items.isEmpty && !interrupted && clock.monotonic() < deadline {
-      if !clock.wait(until: deadline, on: condition) { break }
-    }
+    _ = clock.wait(until: deadline, on: condition) { !items.isEmpty || interrupted }
     interrupted = false
     let batch = items.prefix(256)
     items.removeFirst(batch.count)

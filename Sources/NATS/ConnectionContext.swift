@@ -33,14 +33,9 @@ final class ConnectionContext: @unchecked Sendable {
 
   /// Whether the closed callback came within `timeout` seconds.
   func waitClosed(timeout: Double) -> Bool {
-    let deadline = clock.monotonic().adding(seconds: timeout)
     condition.lock()
     defer { condition.unlock() }
-    while !closedSeen {
-      if clock.monotonic() >= deadline { return false }
-      clock.wait(until: deadline, on: condition)
-    }
-    return true
+    return clock.wait(until: clock.monotonic().adding(seconds: timeout), on: condition) { closedSeen }
   }
 
   static func from(_ closure: UnsafeMutableRawPointer?) -> ConnectionContext {

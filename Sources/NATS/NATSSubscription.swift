@@ -85,14 +85,9 @@ final class SubscriptionContext: @unchecked Sendable {
 
   /// Whether libnats's completion callback came within `timeout` seconds.
   func waitCompleted(timeout: Double) -> Bool {
-    let deadline = clock.monotonic().adding(seconds: timeout)
     condition.lock()
     defer { condition.unlock() }
-    while !completed {
-      if clock.monotonic() >= deadline { return false }
-      clock.wait(until: deadline, on: condition)
-    }
-    return true
+    return clock.wait(until: clock.monotonic().adding(seconds: timeout), on: condition) { completed }
   }
 
   static let message: natsMsgHandler = { _, _, msg, closure in

@@ -34,7 +34,6 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
   private let lock = NSLock()
   private var sinceBoard = 0
   private var gapPending = false
-  private var dropped = 0
   /// Items posted to the machine (it counts those it took).
   private var posted = 0
   /// When the first input not yet in a board was taken.
@@ -110,7 +109,6 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
     if gapPending || wantsGap || driver.read({ $0.queue.count }) >= settings.maxQueued {
       if !gapPending { shell.say("queue full (\(settings.maxQueued) inputs): a gap board follows") }
       gapPending = true
-      dropped += 1
       return true
     }
     do throws(CodecError) {

@@ -15,44 +15,22 @@ public enum FleetReader {
     let stream = RelayAddress.bucketStream(address.fleetBucket)
     guard let info = try connection.streamInfo(stream), info.messages > 0 else { return [] }
     let prefix = "$KV.\(address.fleetBucket)."
-    let box = Records()
+    let box = StreamCollector(maxBytes: 64 << 20)
     let sub = try connection.follow(stream: stream, subject: prefix + ">", from: .lastPerSubject) { box.add($0) }
     defer { sub.cancel() }
-    guard let messages = box.wait(until: clock.monotonic().adding(seconds: timeout), clock: clock) else {
+    // The last report is the one with nothing pending after it.
+    let deadline = clock.monotonic().adding(seconds: timeout)
+    guard let messages = box.wait(until: deadline, clock: clock, for: { $0.last?.pending == 0 }) else {
       throw NATSError(
         .timeout, operation: "read the walls' reports from \(address.fleetBucket)", status: "NATS_TIMEOUT",
         statusText: "not every report came within \(Int(timeout)) s", jsErrorCode: nil, detail: nil)
     }
-    return messages.compactMap { m in
+    // Through the first with nothing pending: a report stored meanwhile would list a wall twice.
+    let end = messages.firstIndex { $0.pending == 0 }.map { $0 + 1 } ?? messages.count
+    return messages.prefix(end).compactMap { m in
       // A key deleted (an empty message) is no wall.
       guard m.subject.hasPrefix(prefix), !m.bytes.isEmpty else { return nil }
       return (String(m.subject.dropFirst(prefix.count)), m.bytes, Instant(millis: m.timestamp / 1_000_000))
     }
-  }
-}
-
-/// Reports as the consumer delivers them, until the last one (nothing pending after it).
-private final class Records: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var messages: [NATSConnection.StreamMessage] = []
-  private var done = false
-
-  func add(_ m: NATSConnection.StreamMessage) {
-    condition.withLock {
-      guard !done else { return }
-      messages.append(m)
-      if m.pending == 0 { done = true }
-      condition.broadcast()
-    }
-  }
-
-  func wait(until deadline: Monotonic, clock: Clock) -> [NATSConnection.StreamMessage]? {
-    condition.lock()
-    defer { condition.unlock() }
-    while !done {
-      if clock.monotonic() >= deadline { return nil }
-      _ = clock.wait(until: deadline, on: condition)
-    }
-    return messages
   }
 }

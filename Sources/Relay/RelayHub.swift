@@ -98,7 +98,6 @@ public final class RelayHub: @unchecked Sendable {
     public var state: BoardState
     /// The inputs after the board, in order.
     public var inputs: [BoardInput]
-    public var position: RelayPosition
   }
 
   public enum ReadBackResult: Sendable {
@@ -140,7 +139,7 @@ public final class RelayHub: @unchecked Sendable {
     }
     var inputs: [BoardInput] = []
     if s.lastSequence > board.sequence {
-      let collected = Collected()
+      let collected = StreamCollector(maxBytes: Self.maxReadBackBytes)
       let sub: NATSSubscription
       do throws(NATSError) {
         sub = try connection.follow(
@@ -151,7 +150,9 @@ public final class RelayHub: @unchecked Sendable {
       }
       defer { sub.cancel() }
       let deadline = clock.monotonic().adding(seconds: timeout)
-      guard let messages = collected.wait(through: s.lastSequence, until: deadline, clock: clock) else {
+      let last = s.lastSequence
+      guard let messages = collected.wait(until: deadline, clock: clock, for: { ($0.last?.sequence ?? 0) >= last })
+      else {
         return .unreadable(
           collected.overflowed
             ? "the stream after position \(board.sequence) holds over \(Self.maxReadBackBytes >> 20) MiB"
@@ -168,10 +169,7 @@ public final class RelayHub: @unchecked Sendable {
         }
       }
     }
-    return .board(
-      ReadBack(
-        state: board.state, inputs: inputs,
-        position: RelayPosition(stream: s.created, sequence: max(board.sequence, s.lastSequence))))
+    return .board(ReadBack(state: board.state, inputs: inputs))
   }
 }
 
@@ -182,39 +180,5 @@ private final class ListenerBox: @unchecked Sendable {
   var hub: RelayHub? {
     get { lock.withLock { value } }
     set { lock.withLock { value = newValue } }
-  }
-}
-
-/// Messages an ordered consumer delivered, until one reaches a position.
-private final class Collected: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var messages: [NATSConnection.StreamMessage] = []
-  private var bytes = 0
-  private var over = false
-  /// Whether more than `RelayHub.maxReadBackBytes` came (what came is then dropped).
-  var overflowed: Bool { condition.withLock { over } }
-
-  func add(_ m: NATSConnection.StreamMessage) {
-    condition.withLock {
-      guard !over else { return }
-      bytes += m.bytes.count
-      if bytes > RelayHub.maxReadBackBytes {
-        over = true
-        messages.removeAll()
-      } else {
-        messages.append(m)
-      }
-      condition.broadcast()
-    }
-  }
-
-  func wait(through last: UInt64, until deadline: Monotonic, clock: Clock) -> [NATSConnection.StreamMessage]? {
-    condition.lock()
-    defer { condition.unlock() }
-    while (messages.last?.sequence ?? 0) < last {
-      if over || clock.monotonic() >= deadline { return nil }
-      _ = clock.wait(until: deadline, on: condition)
-    }
-    return messages.filter { $0.sequence <= last }
   }
 }

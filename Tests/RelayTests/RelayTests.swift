@@ -133,7 +133,9 @@ import WallboardCore
     ])
     Thread.sleep(forTimeInterval: 3)
     impostor.stop()
-    #expect(impostor.stderr.contains("wallboard publish:"), "\(impostor.stderr)")
+    // Its requests to make the stream are refused (they time out), and it never gets to publish.
+    #expect(impostor.stderr.contains("create stream WB_TEAM failed"), "\(impostor.stderr)")
+    #expect(!impostor.stderr.contains("reached the broker"))
   }
 }
 
