@@ -115,3 +115,25 @@ import WallboardCore
     #expect(woke)
   }
 }
+
+@Suite struct WaitForTests {
+  @Test func aWaitForEndsWhenItsConditionHoldsOrAtTheDeadline() {
+    let clock = Clock.system
+    let condition = NSCondition()
+    final class Flag: @unchecked Sendable { var set = false }
+    let flag = Flag()
+    condition.lock()
+    #expect(!clock.wait(until: clock.monotonic().adding(seconds: 0.05), on: condition) { flag.set }, "the deadline")
+    condition.unlock()
+    Thread {
+      Thread.sleep(forTimeInterval: 0.05)
+      condition.lock()
+      flag.set = true
+      condition.broadcast()
+      condition.unlock()
+    }.start()
+    condition.lock()
+    #expect(clock.wait(until: clock.monotonic().adding(seconds: 10), on: condition) { flag.set }, "signalled")
+    condition.unlock()
+  }
+}
