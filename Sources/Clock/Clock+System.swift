@@ -1,4 +1,3 @@
-internal import Foundation
 internal import WallboardCore
 
 #if canImport(Glibc)
@@ -7,16 +6,19 @@ internal import WallboardCore
 
 extension Clock {
   /// The real clocks: the one place the process reads them. The wall time is the system's
-  /// (`Date`), to the millisecond; the monotonic one is `CLOCK_MONOTONIC`, which setting the
-  /// time (NTP on a board that booted without it) never moves; waits are `NSCondition`'s.
+  /// (`CLOCK_REALTIME`), to the millisecond; the monotonic one is `CLOCK_MONOTONIC`, which
+  /// setting the time (NTP on a board that booted without it) never moves; waits are a
+  /// `Condition`'s, on the same monotonic clock.
   public static let system = Clock(
-    now: { Instant(millis: Int64((Date().timeIntervalSince1970 * 1000).rounded())) },
+    now: {
+      var ts = timespec()
+      clock_gettime(CLOCK_REALTIME, &ts)
+      return Instant(millis: Int64(ts.tv_sec) * 1000 + (Int64(ts.tv_nsec) + 500_000) / 1_000_000)
+    },
     monotonic: { Monotonic(nanoseconds: systemMonotonicNanoseconds()) },
     wait: { deadline, condition in
-      let left = deadline.seconds(since: Monotonic(nanoseconds: systemMonotonicNanoseconds()))
-      guard left > 0 else { return false }
-      // NSCondition waits on a wall-clock date; the wait is short-lived and callers look again.
-      return condition.wait(until: Date(timeIntervalSinceNow: min(left, 86_400 * 365)))
+      guard deadline.nanoseconds > systemMonotonicNanoseconds() else { return false }
+      return condition.wait(untilMonotonicNanoseconds: deadline.nanoseconds)
     },
     sinceBoot: {
       var ts = timespec()

@@ -1,4 +1,3 @@
-public import Foundation
 public import WallboardCore
 
 /// The one clock: the wall time events are stamped with, the monotonic time waits and timers
@@ -11,18 +10,18 @@ public import WallboardCore
 public struct Clock: Sendable {
   private let wall: @Sendable () -> Instant
   private let mono: @Sendable () -> Monotonic
-  private let waiter: @Sendable (Monotonic, NSCondition) -> Bool
+  private let waiter: @Sendable (Monotonic, Condition) -> Bool
   private let boot: @Sendable () -> Double?
 
   /// - Parameters:
   ///   - now: the wall time, for stamping.
   ///   - monotonic: a time no wall-clock step moves, for waiting and timers.
   ///   - wait: waits on a locked condition until it is signalled (true) or the deadline passes
-  ///     (false), as `NSCondition.wait(until:)` does.
+  ///     (false), as ``Condition.wait(untilMonotonicNanoseconds:)` does.
   ///   - sinceBoot: seconds since the machine booted (suspend included), when known.
   public init(
     now: @escaping @Sendable () -> Instant, monotonic: @escaping @Sendable () -> Monotonic,
-    wait: @escaping @Sendable (Monotonic, NSCondition) -> Bool,
+    wait: @escaping @Sendable (Monotonic, Condition) -> Bool,
     sinceBoot: @escaping @Sendable () -> Double? = { nil }
   ) {
     self.wall = now
@@ -38,14 +37,14 @@ public struct Clock: Sendable {
   public func monotonic() -> Monotonic { mono() }
 
   /// Waits on `condition`, which the caller holds locked, until it is signalled (true) or
-  /// `deadline` passes on this clock (false). As with `NSCondition`, a true may be spurious:
+  /// `deadline` passes on this clock (false). As with any condition, a true may be spurious:
   /// callers look again at what they wait for.
   @discardableResult
-  public func wait(until deadline: Monotonic, on condition: NSCondition) -> Bool { waiter(deadline, condition) }
+  public func wait(until deadline: Monotonic, on condition: Condition) -> Bool { waiter(deadline, condition) }
 
   /// Waits on `condition`, which the caller holds locked, until `done()` holds (true) or
   /// `deadline` passes first (false); `done()` is looked at again after every signal.
-  public func wait(until deadline: Monotonic, on condition: NSCondition, for done: () -> Bool) -> Bool {
+  public func wait(until deadline: Monotonic, on condition: Condition, for done: () -> Bool) -> Bool {
     while !done() {
       if monotonic() >= deadline { return false }
       _ = wait(until: deadline, on: condition)
@@ -55,7 +54,7 @@ public struct Clock: Sendable {
 
   /// Waits until `deadline` with nothing to wake the wait early.
   public func sleep(until deadline: Monotonic) {
-    let condition = NSCondition()
+    let condition = Condition()
     condition.lock()
     defer { condition.unlock() }
     while monotonic() < deadline { _ = wait(until: deadline, on: condition) }

@@ -1,7 +1,8 @@
 internal import DRMDisplay
 public import DisplayCore
-internal import Foundation
+internal import FoundationEssentials
 internal import FramebufferDisplay
+internal import Glibc
 internal import PNG
 internal import Raster
 internal import SDLDisplay

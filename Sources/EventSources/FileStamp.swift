@@ -1,4 +1,5 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 internal import SourceKit
 public import WallboardCore
 

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 internal import SourceKit
 
 #if canImport(Glibc)
@@ -55,7 +55,7 @@ public final class FileWatcher: @unchecked Sendable {
   private let wakeFD: Int32
   private let wakeWriteFD: Int32
 
-  let lock = NSLock()
+  let lock = Lock()
   /// The watched paths by the spelling they are reported in.
   var registrations: [String: Registration] = [:]
   /// Who uses each inotify watch (as its own watch or as an anchor).

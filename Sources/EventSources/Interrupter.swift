@@ -1,4 +1,5 @@
-internal import Foundation
+internal import Clock
+internal import FoundationEssentials
 internal import SourceKit
 internal import Transport
 
@@ -6,7 +7,7 @@ internal import Transport
 /// together, and a stop that makes every wait after it end at once. Shared by the driver's
 /// thread (which registers what it reads) and whoever stops or wakes the source.
 final class Interrupter: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var stopped = false
   private var reading: [ObjectIdentifier: any Transport] = [:]
 

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 public import SourceKit
 public import WallboardCore
 
@@ -42,7 +42,7 @@ public final class JSONLinesFollower: MachineShell, @unchecked Sendable {
   public var markInterval = 1.0
   private let clock: Clock
   /// Guards what another thread touches: the driver, `deliver`, the watcher, `stopping`.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var driver: MachineDriver<PollMachine>?
   private var deliver: (@Sendable (BoardInput) -> Void)?
   private var watcher: FileWatcher?

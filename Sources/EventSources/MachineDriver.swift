@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 public import SourceKit
 
 /// What a driver's machine cannot do itself: the I/O of its actions (sockets through a
@@ -38,7 +38,7 @@ extension MachineShell {
 public final class MachineDriver<Machine: SourceMachine>: @unchecked Sendable {
   public let name: String
   private let clock: Clock
-  private let lock = NSCondition()
+  private let lock = Condition()
   private var machine: Machine
   /// A slice: taking the first is O(1) however many wait (a publisher's queue after an outage).
   private var posted: ArraySlice<Machine.Input> = []
@@ -60,9 +60,7 @@ public final class MachineDriver<Machine: SourceMachine>: @unchecked Sendable {
   /// Starts the thread, which feeds `Machine.start` first and ends when the machine stops.
   public func start(_ shell: some MachineShell<Machine>) {
     lock.withLock { interruptShell = { [shell] stopping in shell.interrupt(stopping: stopping) } }
-    let t = Thread { [self] in run(shell) }
-    t.name = name
-    t.start()
+    Threads.start(named: name) { [self] in run(shell) }
   }
 
   /// Gives the machine `input` soon, from any thread.

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 public import NATS
 public import SourceKit
 public import WallboardCore
@@ -172,7 +172,7 @@ final class RelayShell: MachineShell, @unchecked Sendable {
 final class RelayInbox: @unchecked Sendable {
   static let capacity = 4096
   static let maxBytes = 32 << 20
-  private let condition = NSCondition()
+  private let condition = Condition()
   private let clock: Clock
   private var items: [RelayFollowMachine.Input] = []
   private var messages = 0

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 internal import Journal
 public import SourceKit
 public import WallboardCore
@@ -25,7 +25,7 @@ public final class ReplaySource: EventSource, MachineShell, @unchecked Sendable 
 
   /// Guards the anchors (the board reads the replay's clock from its own thread), the driver
   /// and `deliver`.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var anchorJournal: Instant?
   private var anchorReal: Monotonic
   private let clock: Clock

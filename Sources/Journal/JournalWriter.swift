@@ -1,6 +1,6 @@
 public import Clock
 internal import Codec
-internal import Foundation
+internal import FoundationEssentials
 internal import Glibc
 internal import SQLite
 public import WallboardCore
@@ -39,7 +39,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
   private var released = false
   /// The codec version the journal's meta named when it was opened (`JournalFile.openedEncoding`).
   public private(set) var openedEncoding = Int(BoardCodec.version)
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var pending: [Item] = []
   private var firstQueued: Monotonic?
   private let clock: Clock
@@ -124,9 +124,7 @@ public final class JournalWriter: BoardRecorder, @unchecked Sendable {
       precondition(!started, "a journal writer starts once")
       started = true
     }
-    let t = Thread { [self] in loop() }
-    t.name = "journal"
-    t.start()
+    Threads.start(named: "journal") { [self] in loop() }
   }
 
   // MARK: BoardRecorder

@@ -1,6 +1,6 @@
 internal import CNATS
 internal import Clock
-internal import Foundation
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -16,7 +16,7 @@ final class ConnectionContext: @unchecked Sendable {
   let crypto: NATSCrypto?
   /// What the wait for the closed callback is measured on.
   let clock: Clock
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var closedSeen = false
 
   init(

@@ -1,5 +1,6 @@
 internal import CNATS
-internal import Foundation
+internal import Clock
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -40,7 +41,7 @@ public final class NATSConnection: @unchecked Sendable {
   /// "host:port", for errors.
   public let address: String
   let requestTimeout: Double
-  private let lock = NSLock()
+  private let lock = Lock()
   private var closed = false
 
   private init(

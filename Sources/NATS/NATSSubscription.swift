@@ -1,6 +1,6 @@
 internal import CNATS
 internal import Clock
-internal import Foundation
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -12,7 +12,7 @@ public final class NATSSubscription: @unchecked Sendable {
   let connection: NATSConnection
   let box: SubscriptionContext
   private let closure: UnsafeMutableRawPointer
-  private let lock = NSLock()
+  private let lock = Lock()
   private var handle: OpaquePointer?
 
   init(connection: NATSConnection, handle: OpaquePointer, box: SubscriptionContext, closure: UnsafeMutableRawPointer) {
@@ -59,7 +59,7 @@ final class SubscriptionContext: @unchecked Sendable {
   let deliver: (OpaquePointer) -> Void
   /// What the wait for the completion callback is measured on.
   let clock: Clock
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var cancelled = false
   private var completed = false
   private var delivering: pthread_t?

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -152,7 +152,7 @@ final class ConnectionState: @unchecked Sendable {
     case close
   }
 
-  let cond = NSCondition()
+  let cond = Condition()
   var phase = Phase.handshaking
   var commands: [Command] = []
   var opened: [Int: Result<StreamBuffer, QUICError>] = [:]

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 public import Transport
 
 /// Opens streams to one Orchestra server over QUIC (`orchestra+quic://HOST:PORT`): one
@@ -12,7 +12,7 @@ public final class QUICDialer: TransportDialer, @unchecked Sendable {
   public let certificates: String
   public let settings: QUICConnection.Settings
   private let clock: Clock
-  private let lock = NSLock()
+  private let lock = Lock()
   private var connection: QUICConnection?
 
   public init(certificates: String, settings: QUICConnection.Settings = QUICConnection.Settings(), clock: Clock) {

@@ -1,6 +1,6 @@
 internal import CQUIC
 internal import Clock
-internal import Foundation
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -255,9 +255,7 @@ final class QUICEngine: @unchecked Sendable {
   // MARK: The thread
 
   func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "wallboard quic \(peer)"
-    thread.start()
+    Threads.start(named: "quic \(peer)") { [self] in run() }
   }
 
   private func run() {

@@ -1,5 +1,5 @@
 internal import CQUIC
-internal import Foundation
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc

@@ -1,7 +1,7 @@
 public import Clock
 internal import Codec
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
 internal import NATS
 public import SourceKit
 public import WallboardCore
@@ -31,7 +31,7 @@ public final class BoardPublisher: BoardRecorder, @unchecked Sendable {
   public let settings: Settings
   private let driver: MachineDriver<PublishMachine>
   private let shell: PublishShell
-  private let lock = NSLock()
+  private let lock = Lock()
   private var sinceBoard = 0
   private var gapPending = false
   /// Items posted to the machine (it counts those it took).

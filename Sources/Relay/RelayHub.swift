@@ -1,7 +1,7 @@
 public import Clock
 internal import Codec
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
 public import NATS
 public import SourceKit
 public import WallboardCore
@@ -26,7 +26,7 @@ public final class RelayHub: @unchecked Sendable {
   public let retention: Retention
   /// How long the broker keeps a wall's last report (then the wall leaves `fleet`).
   public static let reportDays = 30
-  private let lock = NSLock()
+  private let lock = Lock()
   private var listener: (@Sendable (NATSConnection.Event) -> Void)?
 
   /// The connection's changes, for whoever publishes on it (set once).
@@ -175,7 +175,7 @@ public final class RelayHub: @unchecked Sendable {
 
 /// The hub a connection's callbacks reach, set once it is made.
 private final class ListenerBox: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private weak var value: RelayHub?
   var hub: RelayHub? {
     get { lock.withLock { value } }

@@ -1,5 +1,5 @@
 internal import Clock
-internal import Foundation
+internal import FoundationEssentials
 internal import NATS
 
 /// What an ordered consumer delivers, gathered from libnats's thread for a caller that reads a
@@ -7,7 +7,7 @@ internal import NATS
 /// most `maxBytes` of messages; past that it stops gathering and a wait gives up.
 final class StreamCollector: @unchecked Sendable {
   let maxBytes: Int
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var messages: [NATSConnection.StreamMessage] = []
   private var bytes = 0
   private var over = false

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 internal import Journal
 internal import Projections
 internal import Raster
@@ -66,13 +66,13 @@ public struct Diagnostics {
     if enabled {
       let up = Int(clock.monotonic().seconds(since: started))
       out += [
-        String(format: "frame %.1f ms · %d frames/s", frameTime * 1000, fps),
-        String(format: "memory %.0f MiB", Self.residentMiB()),
+        "frame \(String(fixed: frameTime * 1000, digits: 1)) ms · \(fps) frames/s",
+        "memory \(String(fixed: Self.residentMiB(), digits: 0)) MiB",
         "events \(eventsPerSecond)/s",
         "uptime \(up / 3600) h \(up / 60 % 60) min \(up % 60) s",
       ]
       if let j = journal {
-        var line = String(format: "journal %d kept · %.1f MB", j.written, Double(j.bytes) / 1_048_576)
+        var line = "journal \(j.written) kept · \(String(fixed: Double(j.bytes) / 1_048_576, digits: 1)) MB"
         if j.dropped > 0 { line += " · \(j.dropped) not kept" }
         if j.overBound { line += " · over its size bound" }
         out.append(line)

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 public import WallboardCore
 
 /// A thread-safe, bounded queue of inputs from the sources' threads to the run loop.
@@ -9,7 +9,7 @@ public import WallboardCore
 /// the run loop takes them or the inbox is closed. The run loop takes everything queued at once.
 public final class Inbox: @unchecked Sendable {
   public let capacity: Int
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var items: [BoardInput] = []
   private let clock: Clock
   private var lastNews: Monotonic

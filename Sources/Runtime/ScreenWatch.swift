@@ -1,4 +1,5 @@
-internal import Foundation
+internal import Clock
+internal import FoundationEssentials
 internal import Kiosk
 public import SourceKit
 internal import WallboardCore
@@ -7,7 +8,7 @@ internal import WallboardCore
 /// the night schedule, when it last presented a frame, and the stream position each relayed
 /// source's board had then — for the wall's fleet report, read from a source's thread.
 public final class ScreenWatch: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var screen = WallScreen()
 
   public init() {}

@@ -333,7 +333,7 @@ public struct PublishMachine: SourceMachine {
     away = why
     // Said when the broker goes away, then every few tries, not at every one.
     guard first || attempt.nonzeroBitCount == 1 else { return [] }
-    let s = delay < 10 ? String(format1: delay) : String(Int(delay.rounded()))
+    let s = delay < 10 ? String(fixed: delay, digits: 1) : String(Int(delay.rounded()))
     return [.say("\(why); \(queue.count) queued; trying again in \(s) s")]
   }
 }
@@ -341,13 +341,5 @@ public struct PublishMachine: SourceMachine {
 extension PublishMachine.Item {
   var isInput: Bool {
     if case .input = self { true } else { false }
-  }
-}
-
-extension String {
-  /// `x` with one decimal.
-  fileprivate init(format1 x: Double) {
-    let tenths = Int((x * 10).rounded())
-    self = "\(tenths / 10).\(tenths % 10)"
   }
 }

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -29,7 +29,7 @@ final class TCPTransport: Transport, @unchecked Sendable {
   private var fd: Int32
   /// The wake socket pair: read end, write end.
   private var wake: [Int32]
-  private let lock = NSLock()
+  private let lock = Lock()
   private let clock: Clock
   let peer: String
 

@@ -1,7 +1,8 @@
 public import Clock
 internal import DisplayCore
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 internal import Projections
 internal import SourceKit
 internal import Themes
@@ -131,6 +132,26 @@ public struct Console: Sendable {
   /// Standard output and error, unbuffered: each message is one `write(2)`, so a pipe (journald)
   /// sees every frame of the text board at once and loses nothing when the process is stopped.
   public static let standard = Console(
-    out: { FileHandle.standardOutput.write(($0 + "\n").data(using: .utf8)!) },
-    error: { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) })
+    out: { writeLine($0, to: STDOUT_FILENO) },
+    error: { writeLine($0, to: STDERR_FILENO) })
+
+  /// `line` and a new line in one `write(2)` (as many as a short write takes); a closed pipe
+  /// loses the rest of that line and nothing else.
+  private static func writeLine(_ line: String, to fd: Int32) {
+    var bytes = Array(line.utf8)
+    bytes.append(0x0A)
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n > 0 {
+          offset += n
+        } else if n < 0 && errno == EINTR {
+          continue
+        } else {
+          return
+        }
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import TextLines
+internal import WallboardCore
 
 /// Parses the command line against `OptionTable`. Hand-written and small: no packages.
 public enum ArgumentParser {
@@ -77,13 +78,13 @@ public enum ArgumentParser {
     for (n, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-      let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      let trimmed = String(line.trimmed())
       if trimmed.isEmpty { continue }
       var name: String
       var value: String?
       if let sep = trimmed.firstIndex(where: { $0 == " " || $0 == "=" || $0 == "\t" }) {
         name = String(trimmed[..<sep])
-        value = String(trimmed[trimmed.index(after: sep)...]).trimmingCharacters(in: CharacterSet(charactersIn: " \t="))
+        value = String(trimmed[trimmed.index(after: sep)...].trimmed { $0 == " " || $0 == "\t" || $0 == "=" })
       } else {
         name = trimmed
       }

@@ -1,6 +1,6 @@
 public import Clock
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
 internal import Journal
 internal import Projections
 internal import Runtime

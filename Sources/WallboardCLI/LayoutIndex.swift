@@ -1,5 +1,6 @@
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 internal import Layout
 internal import Runtime
 internal import SourceKit
@@ -18,12 +19,16 @@ enum LayoutIndex {
   static let automaticName = "auto"
 
   static func list(directory: String) throws(CLIError) -> [Entry] {
-    let files: [String]
-    do {
-      files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".layout") }.sorted()
-    } catch {
-      throw .runtime("cannot list layouts in \(directory): \(error.localizedDescription)")
+    guard let dir = opendir(directory) else {
+      throw .runtime("cannot list layouts in \(directory): \(String(cString: strerror(errno)))")
     }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name.hasSuffix(".layout") { names.append(name) }
+    }
+    closedir(dir)
+    let files = names.sorted()
     return try files.map { file throws(CLIError) in
       let layout = try Scene.loadLayout(directory + "/" + file)
       return Entry(name: String(file.dropLast(".layout".count)), description: layout.description)

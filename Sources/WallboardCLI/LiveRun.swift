@@ -46,7 +46,7 @@ struct LiveRun {
     // Every source is on the board from the first frame, connecting until it says otherwise.
     for i in SourceSet.announce(made, at: clock.now()) { store.apply(i) }
     let inbox = Inbox(clock: clock)
-    let sources = SourceSet.start(made, inbox: inbox)
+    let sources = SourceSet(made)
     let boardTime = sources.clock(real: { [clock] in clock.now() })
     var loop: LiveLoop?
     defer {
@@ -67,7 +67,16 @@ struct LiveRun {
     let shell = RunShell(
       inbox: inbox, clock: clock, stopped: { [stop] in stop.requested() != nil }, boardTime: boardTime,
       reload: { reload?.check() })
-    do throws(DisplayError) { try shell.run(&loop!) } catch { throw .displayLost(error) }
+    do throws(DisplayError) {
+      // The first frame is what the journal kept (or an empty board, every source connecting),
+      // drawn before any source reads a byte: a wall that restarts shows what it knew at once,
+      // however long its sources' first reads take.
+      // Drawn as of the board's own last moment (a simulation's clock is not read before it runs).
+      let first = LiveLoop.Moment(wall: clock.now(), monotonic: clock.monotonic(), board: store.clock ?? clock.now())
+      guard case .wake = try loop!.turn(inputs: [], events: [], reload: nil, at: first) else { return }
+      sources.start(inbox: inbox)
+      try shell.run(&loop!)
+    } catch { throw .displayLost(error) }
   }
 
   /// The journal the options name (by default, the sources' own), restored into `store` and

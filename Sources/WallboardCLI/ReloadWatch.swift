@@ -1,6 +1,6 @@
 internal import Clock
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
 internal import Layout
 internal import Runtime
 internal import SourceKit
@@ -88,7 +88,7 @@ final class ReloadFiles {
   private final class Shared: @unchecked Sendable {
     let watcher: FileWatcher
     init(clock: Clock) { watcher = FileWatcher(mode: .automatic, pollInterval: 1.0, debounce: 0.2, clock: clock) }
-    let lock = NSLock()
+    let lock = Lock()
     var changed = false
     var stopped = false
   }
@@ -97,7 +97,7 @@ final class ReloadFiles {
   init(clock: Clock, wake: @escaping @Sendable () -> Void = {}) {
     let shared = Shared(clock: clock)
     self.shared = shared
-    let t = Thread { [shared] in
+    Threads.start(named: "reload") { [shared] in
       while !shared.lock.withLock({ shared.stopped }) {
         if !shared.watcher.wait(timeout: 60).isEmpty {
           shared.lock.withLock { shared.changed = true }
@@ -105,8 +105,6 @@ final class ReloadFiles {
         }
       }
     }
-    t.name = "wallboard reload"
-    t.start()
   }
 
   deinit {

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// Finds the data Wallboard ships with (`assets/`, `Layouts/`).
 ///

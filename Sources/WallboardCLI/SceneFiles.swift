@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import Glyphs
 internal import Layout
 internal import Runtime

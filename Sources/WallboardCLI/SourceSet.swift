@@ -1,6 +1,6 @@
 internal import Clock
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
 internal import Runtime
 internal import SourceKit
 internal import WallboardCore
@@ -8,9 +8,15 @@ internal import WallboardCore
 /// The sources of a running board (or of `inspect`/`snapshot` following the live ones): each
 /// runs on its own thread and puts its inputs in one inbox.
 final class SourceSet {
+  /// Every source of the set, started or not yet.
+  let all: [any EventSource]
+  /// Those started.
   private(set) var sources: [any EventSource] = []
   /// Closed on `stop()`, so that a source waiting for room in it wakes and ends.
   private var inbox: Inbox?
+
+  /// The set of `sources`, none started yet.
+  init(_ sources: [any EventSource]) { all = sources }
 
   /// Makes every source `specs` name (an error names the first that cannot be made), after the
   /// declared sprints' source when there are any: first, so that every feature is recorded
@@ -103,13 +109,19 @@ final class SourceSet {
 
   /// Starts `sources`. With `liveOnly`, the finite ones are left to the caller (read to their end).
   static func start(_ sources: [any EventSource], inbox: Inbox, liveOnly: Bool = false) -> SourceSet {
-    let set = SourceSet()
-    set.inbox = inbox
-    for s in sources where !(liveOnly && s.isFinite) {
-      s.start { inbox.put($0) }
-      set.sources.append(s)
-    }
+    let set = SourceSet(sources)
+    set.start(inbox: inbox, liveOnly: liveOnly)
     return set
+  }
+
+  /// Starts the sources, each putting what it reads in `inbox`. Once.
+  func start(inbox: Inbox, liveOnly: Bool = false) {
+    precondition(self.inbox == nil, "a source set is started once")
+    self.inbox = inbox
+    for s in all where !(liveOnly && s.isFinite) {
+      s.start { inbox.put($0) }
+      sources.append(s)
+    }
   }
 
   /// When each waiting source will try again, by name.
@@ -122,7 +134,7 @@ final class SourceSet {
   /// The board's clock: the sources' own (the simulation's) when every source has one, else `real`.
   /// Declared sprints are no source of time: they leave the choice to the others.
   func clock(real: @escaping @Sendable () -> Instant) -> @Sendable () -> Instant {
-    let timed = sources.filter { !($0 is DeclaredSprintsSource) }
+    let timed = all.filter { !($0 is DeclaredSprintsSource) }
     let own = timed.compactMap(\.ownClock)
     return own.count == timed.count && !own.isEmpty ? own[0] : real
   }

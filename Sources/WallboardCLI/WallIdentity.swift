@@ -1,6 +1,6 @@
 internal import DisplayCore
 internal import EventSources
-internal import Foundation
+internal import FoundationEssentials
 internal import Runtime
 internal import SourceKit
 internal import WorkspaceFormats

@@ -21,7 +21,7 @@ import WallboardCore
   }
 
   @Test func aPastDeadlineReturnsAtOnce() {
-    let c = NSCondition()
+    let c = Condition()
     c.lock()
     defer { c.unlock() }
     #expect(!Clock.system.wait(until: Clock.system.monotonic().adding(seconds: -1), on: c))
@@ -48,7 +48,7 @@ import WallboardCore
     let done = NSCondition()
     nonisolated(unsafe) var result: Bool?
     let thread = Thread {
-      let c = NSCondition()
+      let c = Condition()
       c.lock()
       let r = clock.wait(until: Monotonic(seconds: 5), on: c)
       c.unlock()
@@ -74,7 +74,7 @@ import WallboardCore
   @Test func aSignalWakesAWaiterEarly() {
     let t = TestClock()
     let clock = t.clock
-    let c = NSCondition()
+    let c = Condition()
     let done = NSCondition()
     nonisolated(unsafe) var result: Bool?
     let thread = Thread {
@@ -119,7 +119,7 @@ import WallboardCore
 @Suite struct WaitForTests {
   @Test func aWaitForEndsWhenItsConditionHoldsOrAtTheDeadline() {
     let clock = Clock.system
-    let condition = NSCondition()
+    let condition = Condition()
     final class Flag: @unchecked Sendable { var set = false }
     let flag = Flag()
     condition.lock()

@@ -9,7 +9,7 @@ public import Transport
 public final class FakeTransport: Transport, @unchecked Sendable {
   public let peer: String
   private let clock: Clock
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var incoming: [[UInt8]] = []
   private var writes: [[UInt8]] = []
   private var end: TransportRead?

@@ -10,7 +10,7 @@ public final class TestClock: @unchecked Sendable {
   private let lock = NSLock()
   private var wallMillis: Int64
   private var monoNanos: Int64 = 0
-  private var waiters: [(id: Int, deadline: Monotonic, condition: NSCondition)] = []
+  private var waiters: [(id: Int, deadline: Monotonic, condition: Condition)] = []
   private var nextID = 0
 
   /// - Parameter start: the wall time it shows first; its monotonic time starts at zero.
@@ -35,7 +35,7 @@ public final class TestClock: @unchecked Sendable {
   /// Moves both times by `seconds` and releases the waiters whose deadline has passed.
   public func advance(by seconds: Double) {
     precondition(seconds >= 0, "a test clock moves forward only")
-    let due: [NSCondition] = lock.withLock {
+    let due: [Condition] = lock.withLock {
       wallMillis += Int64((seconds * 1000).rounded())
       monoNanos += Int64((seconds * 1e9).rounded())
       let now = Monotonic(nanoseconds: monoNanos)
@@ -63,7 +63,7 @@ public final class TestClock: @unchecked Sendable {
     return waiting >= count
   }
 
-  private func wait(until deadline: Monotonic, on condition: NSCondition) -> Bool {
+  private func wait(until deadline: Monotonic, on condition: Condition) -> Bool {
     let id: Int? = lock.withLock {
       guard Monotonic(nanoseconds: monoNanos) < deadline else { return nil }
       nextID += 1

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import SourceKit
 internal import WallboardCore
 
@@ -66,7 +66,7 @@ enum MarkdownTree {
   /// newline; surrounding white space is tolerated); 0 when missing or not a number.
   static func sidecarVersion(_ path: String) -> Int {
     guard case .success(let b) = read(path, limit: 32) else { return 0 }
-    let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = String(decoding: b, as: UTF8.self).trimmed()
     guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return 0 }
     return Int(text) ?? 0
   }

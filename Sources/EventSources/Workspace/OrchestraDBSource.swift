@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 internal import SQLite
 public import SourceKit
 public import WallboardCore
@@ -37,7 +37,7 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
   private let projects: Set<String>?
   private let clock: Clock
   /// Guards what another thread reads: the driver, the count of full reads, `deliver`.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var driver: MachineDriver<PollMachine>?
   private var deliver: (@Sendable (BoardInput) -> Void)?
   /// When the source tries again after a failed read (nil while reads succeed).

@@ -1,5 +1,5 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
 public import SourceKit
 public import WallboardCore
 internal import WorkspaceFormats
@@ -58,7 +58,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unch
   private let clock: Clock
   private let waiter: any ChangeWaiting
   /// Guards what another thread touches: the driver, `deliver`, the hint.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var driver: MachineDriver<PollMachine>?
   private var deliver: (@Sendable (BoardInput) -> Void)?
   /// A look was asked for (`lookNow`) and not made yet.

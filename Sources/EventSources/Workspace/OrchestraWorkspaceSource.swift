@@ -1,5 +1,6 @@
 public import Clock
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 internal import SQLite
 public import SourceKit
 internal import Transport
@@ -32,7 +33,7 @@ public final class OrchestraWorkspaceSource: LiveEventSource, MachineShell, @unc
   private let probe: @Sendable (String) -> String?
   private let seed: UInt64
   /// Guards what follows (the store's source delivers on its own thread).
-  private let lock = NSLock()
+  private let lock = Lock()
   private var driver: MachineDriver<WorkspaceMachine>?
   private var deliver: (@Sendable (BoardInput) -> Void)?
   private var stopped = false

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 public import SourceKit
 
 #if canImport(Glibc)
@@ -18,7 +18,13 @@ extension WorkspaceLocator {
   /// can point it elsewhere), the current directory.
   public static func live(environment: [String: String]) -> WorkspaceLocator {
     WorkspaceLocator(
-      home: environment["HOME"] ?? NSHomeDirectory(), currentDirectory: FileManager.default.currentDirectoryPath)
+      home: environment["HOME"] ?? passwordHome(), currentDirectory: FileManager.default.currentDirectoryPath)
+  }
+
+  /// The home directory the password database gives this user (a service started without `HOME`).
+  private static func passwordHome() -> String {
+    guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
+    return String(cString: dir)
   }
 
   /// The database upstream's hash rule names: `~/.orchestra/db/` + the first 16 hex digits of
