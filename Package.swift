@@ -34,6 +34,9 @@ let package = Package(
     // The one clock: wall time for stamping, monotonic deadlines and waits; `.system` is the only
     // reader of the real clocks (`make lint` checks).
     .target(name: "Clock", dependencies: ["WallboardCore"], swiftSettings: strict),
+    // The few file-system and process facts the board asks of the system (a directory's names,
+    // a file's bytes up to a cap, a path resolved, the environment), on glibc: no Foundation.
+    .target(name: "Posix", swiftSettings: strict),
     // The workspace formats, pure: front matter, YAML, the audit trail, feature files and rows.
     // No I/O, no SQLite, no clock.
     .target(name: "WorkspaceFormats", dependencies: ["WallboardCore", "Wire"], swiftSettings: strict),
@@ -69,7 +72,7 @@ let package = Package(
       name: "EventSources",
       dependencies: [
         "SourceKit", "WallboardCore", "Wire", "WorkspaceFormats", "SQLite", "Journal", "Clock", "Transport", "QUIC",
-        "NATS",
+        "NATS", "Posix",
       ],
       swiftSettings: strict),
     // A board on NATS JetStream, the publishing side: the publisher (a recorder that sends every
@@ -141,7 +144,7 @@ let package = Package(
     // The board as 24-bit-colour half-block characters in a terminal.
     .target(name: "TerminalDisplay", dependencies: ["Raster", "DisplayCore"], swiftSettings: strict),
     // The 26 Orchestra themes, read from data files under assets/.
-    .target(name: "Themes", dependencies: ["Raster", "TextLines"], swiftSettings: strict),
+    .target(name: "Themes", dependencies: ["Raster", "TextLines", "Posix"], swiftSettings: strict),
     // The running board: the run loop as a value stepped a turn at a time, the presenter (the
     // board canvas, the kept screen frame), the pixel and text renderers, the inbox, the stop
     // signals and the shell that turns the loop on the real clock.
@@ -150,7 +153,7 @@ let package = Package(
       dependencies: [
         "WallboardCore", "Projections", "ZoneFiles", "EventSources", "SourceKit", "Journal", "Clock", "Raster",
         "Glyphs",
-        "Themes", "Layout", "Widgets", "DisplayCore", "Kiosk",
+        "Themes", "Layout", "Widgets", "DisplayCore", "Kiosk", "Posix",
       ],
       swiftSettings: strict),
     // Argument parsing, commands, inspect JSON, error → message. Only this knows every module.
@@ -160,7 +163,7 @@ let package = Package(
         "WallboardCore", "Projections", "Wire", "EventSources", "SourceKit", "Themes", "Raster", "PNG", "Glyphs",
         "Layout", "Widgets", "DisplayCore", "FramebufferDisplay", "DRMDisplay", "TerminalDisplay", "Kiosk",
         "TextLines", "Journal", "ZoneFiles", "Codec", "Clock", "Runtime", "Displays", "Relay", "NATS",
-        "WorkspaceFormats",
+        "WorkspaceFormats", "Posix",
       ],
       swiftSettings: strict),
     // Linked by lld with packed relative relocations (DT_RELR, glibc ≥ 2.36: Debian 12, Raspberry

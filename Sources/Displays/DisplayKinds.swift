@@ -1,6 +1,5 @@
 internal import DRMDisplay
 public import DisplayCore
-internal import FoundationEssentials
 internal import FramebufferDisplay
 internal import Glibc
 internal import PNG

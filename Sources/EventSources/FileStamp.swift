@@ -1,4 +1,3 @@
-internal import FoundationEssentials
 internal import Glibc
 internal import SourceKit
 public import WallboardCore

@@ -1,5 +1,5 @@
 public import Clock
-internal import FoundationEssentials
+internal import Posix
 internal import SourceKit
 
 #if canImport(Glibc)
@@ -135,7 +135,7 @@ public final class FileWatcher: @unchecked Sendable {
 
   /// As `watch`, saying why a path is refused.
   public func add(_ path: String) throws(Refusal) {
-    let p = try WatchPath(path, cwd: FileManager.default.currentDirectoryPath)
+    let p = try WatchPath(path, cwd: FileSystem.currentDirectory)
     lock.lock()
     defer { lock.unlock() }
     guard registrations[p.key] == nil else { return }
@@ -149,7 +149,7 @@ public final class FileWatcher: @unchecked Sendable {
   }
 
   public func unwatch(_ path: String) {
-    guard let p = try? WatchPath(path, cwd: FileManager.default.currentDirectoryPath) else { return }
+    guard let p = try? WatchPath(path, cwd: FileSystem.currentDirectory) else { return }
     lock.withLock {
       guard let r = registrations.removeValue(forKey: p.key) else { return }
       release(p.key, from: [r.own, r.anchor])

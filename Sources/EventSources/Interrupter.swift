@@ -1,5 +1,4 @@
 internal import Clock
-internal import FoundationEssentials
 internal import SourceKit
 internal import Transport
 

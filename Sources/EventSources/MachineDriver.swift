@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 public import SourceKit
 
 /// What a driver's machine cannot do itself: the I/O of its actions (sockets through a

@@ -1,6 +1,5 @@
 public import Clock
 internal import Codec
-internal import FoundationEssentials
 internal import Glibc
 internal import SQLite
 public import WallboardCore

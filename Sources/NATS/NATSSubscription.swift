@@ -1,6 +1,5 @@
 internal import CNATS
 internal import Clock
-internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc

@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 public import Transport
 
 /// Opens streams to one Orchestra server over QUIC (`orchestra+quic://HOST:PORT`): one

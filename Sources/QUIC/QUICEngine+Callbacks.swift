@@ -1,5 +1,4 @@
 internal import CQUIC
-internal import FoundationEssentials
 
 /// ngtcp2's application callbacks: C function pointers whose `user_data` is the engine. They run
 /// on the connection's thread, inside ngtcp2's calls, and only record what happened.

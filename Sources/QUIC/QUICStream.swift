@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 public import Transport
 
 /// One bidirectional stream of a `QUICConnection`: one request and its answer (or a

@@ -1,5 +1,4 @@
 internal import CQUIC
-internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc

@@ -1,7 +1,6 @@
 public import Clock
 internal import Codec
 internal import EventSources
-internal import FoundationEssentials
 internal import NATS
 public import SourceKit
 public import WallboardCore

@@ -1,5 +1,4 @@
 internal import Clock
-internal import FoundationEssentials
 internal import NATS
 
 /// What an ordered consumer delivers, gathered from libnats's thread for a caller that reads a

@@ -1,6 +1,6 @@
 public import Clock
-internal import FoundationEssentials
 internal import Journal
+internal import Posix
 internal import Projections
 internal import Raster
 internal import WallboardCore
@@ -54,7 +54,7 @@ public struct Diagnostics {
 
   /// Resident memory in MiB, from /proc.
   static func residentMiB() -> Double {
-    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    guard case .success(let text) = FileSystem.readText("/proc/self/status", limit: 64 * 1024) else { return 0 }
     for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
       return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
     }

@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 public import WallboardCore
 
 /// A thread-safe, bounded queue of inputs from the sources' threads to the run loop.

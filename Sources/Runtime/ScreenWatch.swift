@@ -1,5 +1,4 @@
 internal import Clock
-internal import FoundationEssentials
 internal import Kiosk
 public import SourceKit
 internal import WallboardCore

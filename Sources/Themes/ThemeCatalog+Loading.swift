@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
+internal import Posix
 
 /// Assembling a catalog from a directory's files; `load` is the only file-system access.
 extension ThemeCatalog {
@@ -16,10 +12,7 @@ extension ThemeCatalog {
   /// Reads and checks a themes directory (`assets/themes`). Errors name files as
   /// `directory/name`.
   public static func load(directory: String) throws(ThemeLoadError) -> ThemeCatalog {
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: directory)
-    } catch {
+    guard let names = FileSystem.names(in: directory) else {
       throw ThemeLoadError(file: directory, reason: .unreadable("not a readable directory"))
     }
     let wanted = [orderFileName, paletteFileName, variantFileName]
@@ -28,14 +21,15 @@ extension ThemeCatalog {
     where !name.hasPrefix(".") && (name.hasSuffix(".theme") || wanted.contains(name)) {
       let path = join(directory, name)
       // Looked at before it is read: hot reload reads whatever is put in the folder.
-      if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxFileBytes {
+      if let size = FileSystem.size(of: path), size > maxFileBytes {
         throw ThemeLoadError(file: path, reason: .unreadable("\(size) bytes, more than \(maxFileBytes)"))
       }
-      do {
-        files[name] = try String(contentsOfFile: path, encoding: .utf8)
-      } catch {
+      guard case .success(let bytes) = FileSystem.read(path, limit: maxFileBytes),
+        let text = String(validating: bytes, as: UTF8.self)
+      else {
         throw ThemeLoadError(file: path, reason: .unreadable("not a readable UTF-8 text file"))
       }
+      files[name] = text
     }
     return try assemble(directory: directory, files: files)
   }

@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc

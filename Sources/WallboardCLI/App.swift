@@ -1,8 +1,8 @@
 public import Clock
 internal import DisplayCore
 internal import EventSources
-internal import FoundationEssentials
 internal import Glibc
+internal import Posix
 internal import Projections
 internal import SourceKit
 internal import Themes
@@ -31,7 +31,7 @@ public struct App {
     stop: StopRequest = .never
   ) {
     self.console = console
-    self.environment = environment ?? ProcessInfo.processInfo.environment
+    self.environment = environment ?? ProcessFacts.environment()
     self.clock = clock
     self.stop = stop
     self.openDisplay = { (o, environment, console) throws(CLIError) in

@@ -1,4 +1,3 @@
-internal import FoundationEssentials
 internal import TextLines
 internal import WallboardCore
 

@@ -1,7 +1,7 @@
 public import Clock
 internal import EventSources
-internal import FoundationEssentials
 internal import Journal
+internal import Posix
 internal import Projections
 internal import Runtime
 internal import SourceKit
@@ -34,7 +34,7 @@ public struct FiniteLoad: Sendable {
   public static func load(
     _ options: Options, now: Instant, environment: [String: String]? = nil, clock: Clock
   ) throws(CLIError) -> FiniteLoad {
-    let env = environment ?? ProcessInfo.processInfo.environment
+    let env = environment ?? ProcessFacts.environment()
     // A path a source names that is not there is refused before anything is read or written.
     let context = SourceSet.context(
       projects: options.filter.projects, settings: options.boardSettings, certificates: options.certificates,

@@ -1,9 +1,9 @@
 internal import Clock
 internal import Codec
 internal import EventSources
-internal import FoundationEssentials
 internal import Glibc
 internal import Journal
+internal import Posix
 internal import SourceKit
 internal import WallboardCore
 
@@ -55,8 +55,7 @@ enum JournalPlace {
 
   /// Whether two paths name one file (after `..`, `.` and symbolic links).
   static func same(_ a: String, _ b: String) -> Bool {
-    func resolved(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
-    return resolved(a) == resolved(b)
+    FileSystem.resolved(a) == FileSystem.resolved(b)
   }
 
   /// The retention `options` ask for.
@@ -203,12 +202,12 @@ enum JournalPlace {
       return false
     }
     let aside = path + suffix + String(now.millis / 1000)
-    do { try FileManager.default.moveItem(atPath: path, toPath: aside) } catch {
-      warn("wallboard: \(error) and cannot be set aside; running without a journal")
+    if let why = FileSystem.rename(path, to: aside) {
+      warn("wallboard: \(error) and cannot be set aside (\(why)); running without a journal")
       return false
     }
-    for suffix in ["-wal", "-shm"] {
-      try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+    for suffix in ["-wal", "-shm"] where FileSystem.exists(path + suffix) {
+      _ = FileSystem.rename(path + suffix, to: aside + suffix)
     }
     warn("wallboard: \(error); kept it as \(aside) and began a new one")
     return true

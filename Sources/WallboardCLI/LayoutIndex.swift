@@ -1,5 +1,4 @@
 internal import EventSources
-internal import FoundationEssentials
 internal import Glibc
 internal import Layout
 internal import Runtime

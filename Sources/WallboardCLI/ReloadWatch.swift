@@ -1,6 +1,5 @@
 internal import Clock
 internal import EventSources
-internal import FoundationEssentials
 internal import Layout
 internal import Runtime
 internal import SourceKit

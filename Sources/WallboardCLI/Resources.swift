@@ -1,4 +1,4 @@
-internal import FoundationEssentials
+internal import Posix
 
 /// Finds the data Wallboard ships with (`assets/`, `Layouts/`).
 ///
@@ -21,16 +21,15 @@ public struct Resources: Sendable {
   public static func locate(environment: [String: String]) throws(CLIError) -> Resources {
     var candidates: [String] = []
     if let home = environment["WALLBOARD_HOME"], !home.isEmpty { candidates.append(home) }
-    let exe = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath()
-    var dir = exe.deletingLastPathComponent()
-    candidates.append(dir.appendingPathComponent("../share/wallboard").standardized.path)
+    let exe = FileSystem.resolved(executablePath())
+    var dir = parent(of: exe)
+    candidates.append(parent(of: dir) + "/share/wallboard")
     for _ in 0..<6 {
-      candidates.append(dir.path)
-      dir = dir.deletingLastPathComponent()
+      candidates.append(dir)
+      dir = parent(of: dir)
     }
     candidates += ["/usr/local/share/wallboard", "/usr/share/wallboard"]
-    let fm = FileManager.default
-    for c in candidates where fm.fileExists(atPath: c + "/assets/themes/ORDER") {
+    for c in candidates where FileSystem.exists(c + "/assets/themes/ORDER") {
       return Resources(root: c)
     }
     throw .runtime(
@@ -39,7 +38,13 @@ public struct Resources: Sendable {
 
   /// The running executable's path: `/proc/self/exe` on Linux, else `argv[0]`.
   static func executablePath() -> String {
-    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+    if let path = FileSystem.linkTarget("/proc/self/exe") { return path }
     return CommandLine.arguments.first ?? "."
+  }
+
+  /// The directory `path` is in ("/" for "/" and its children).
+  static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+    return String(path[..<slash])
   }
 }

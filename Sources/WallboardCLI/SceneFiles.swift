@@ -1,6 +1,6 @@
-internal import FoundationEssentials
 internal import Glyphs
 internal import Layout
+internal import Posix
 internal import Runtime
 internal import Themes
 internal import Widgets
@@ -55,9 +55,9 @@ extension Scene {
   static func layoutPath(_ nameOrPath: String, resources: Resources) throws(CLIError) -> String {
     if nameOrPath.contains("/") || nameOrPath.hasSuffix(".layout") { return nameOrPath }
     let path = resources.layouts + "/" + nameOrPath + ".layout"
-    guard FileManager.default.fileExists(atPath: path) else {
+    guard FileSystem.exists(path) else {
       let names =
-        (try? FileManager.default.contentsOfDirectory(atPath: resources.layouts))?
+        FileSystem.names(in: resources.layouts)?
         .filter { $0.hasSuffix(".layout") }.map { String($0.dropLast(7)) }.sorted() ?? []
       throw .usage(
         "--layout: \"\(nameOrPath)\" is not a bundled layout (\(names.joined(separator: ", "))) or a path"

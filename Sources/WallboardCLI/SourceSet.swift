@@ -1,6 +1,5 @@
 internal import Clock
 internal import EventSources
-internal import FoundationEssentials
 internal import Runtime
 internal import SourceKit
 internal import WallboardCore

@@ -1,6 +1,6 @@
 internal import DisplayCore
 internal import EventSources
-internal import FoundationEssentials
+internal import Posix
 internal import Runtime
 internal import SourceKit
 internal import WorkspaceFormats
@@ -12,7 +12,7 @@ enum WallIdentity {
   /// The wall's presence when a source follows a published board; nil otherwise.
   static func presence(_ o: Options, screen: ScreenWatch) throws(CLIError) -> WallPresence? {
     guard o.effectiveSources.contains(where: { $0.configuration is RelayBoardSource.Spec }) else { return nil }
-    let name = o.wallName ?? ProcessInfo.processInfo.hostName
+    let name = o.wallName ?? ProcessFacts.hostName()
     if let why = RelayAddress.problem(wall: name) {
       throw .usage(
         o.wallName == nil ? "the host name cannot name this wall: \(why); give --wall-name" : "--wall-name: \(why)")
@@ -76,8 +76,8 @@ enum WallIdentity {
       o.layout == LayoutIndex.automaticName
       ? LayoutIndex.automatic(width: screen.canvasSize.width, height: screen.canvasSize.height) : o.layout
     guard let path = try? Scene.layoutPath(name, resources: resources),
-      let bytes = FileManager.default.contents(atPath: path)
+      case .success(let bytes) = RegularFile.read(path, limit: TextFile.maxBytes)
     else { return "unreadable" }
-    return String(SHA256.hex([UInt8](bytes)).prefix(16))
+    return String(SHA256.hex(bytes).prefix(16))
   }
 }

@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 internal import SQLite
 public import SourceKit
 public import WallboardCore

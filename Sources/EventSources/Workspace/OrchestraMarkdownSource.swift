@@ -1,5 +1,4 @@
 public import Clock
-internal import FoundationEssentials
 public import SourceKit
 public import WallboardCore
 internal import WorkspaceFormats

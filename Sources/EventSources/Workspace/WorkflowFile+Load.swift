@@ -1,4 +1,4 @@
-internal import FoundationEssentials
+internal import Posix
 internal import SourceKit
 public import WallboardCore
 public import WorkspaceFormats
@@ -10,7 +10,7 @@ extension WorkflowFile {
   public static func load(tree: String) -> (workflow: Workflow, file: String?, problem: Problem?) {
     let list: (String) -> [String]? = { dir in
       guard WorkspaceLocator.isDirectory(dir) else { return nil }
-      return (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? nil
+      return FileSystem.names(in: dir)
     }
     guard let file = path(inTree: tree, list: list) else { return (.upstream, nil, nil) }
     let bytes: [UInt8]

@@ -1,4 +1,4 @@
-internal import FoundationEssentials
+internal import Posix
 public import SourceKit
 
 #if canImport(Glibc)
@@ -18,7 +18,7 @@ extension WorkspaceLocator {
   /// can point it elsewhere), the current directory.
   public static func live(environment: [String: String]) -> WorkspaceLocator {
     WorkspaceLocator(
-      home: environment["HOME"] ?? passwordHome(), currentDirectory: FileManager.default.currentDirectoryPath)
+      home: environment["HOME"] ?? passwordHome(), currentDirectory: FileSystem.currentDirectory)
   }
 
   /// The home directory the password database gives this user (a service started without `HOME`).
