@@ -58,7 +58,7 @@ install_packages = missing=""; for p in $(1); do \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: all deps run-deps test-deps build release run test vm-test pi sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
+.PHONY: all deps run-deps test-deps build release run test vm-test pi pi-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
 
 all: build
 
@@ -148,6 +148,18 @@ pi:
 	tar -C $(PI_INSTALL) --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$$(git log -1 --format=%ct) \
 	  -cf - bin lib share | gzip -n > $(PI_TARBALL).new && mv $(PI_TARBALL).new $(PI_TARBALL)
 	@ls -l $(PI_INSTALL)/bin/wallboard $(PI_TARBALL)
+
+# The arm64 build draws what the x86_64 build draws (Tests/Pi/run.sh): the installed arm64 binary
+# of `make pi`, run here under qemu-user (qemu-aarch64-static -L .build/pi/sysroot, bookworm's arm64
+# libraries), against the host's release build (as `make install` builds it): snapshots of the
+# bundled layouts, sizes, every theme, rotations and time zones on the simulated team and the
+# worked example at fixed moments, byte for byte, and inspect's JSON, the same. About a minute
+# once both are built.
+PI_TEST_PACKAGES := qemu-user-static binutils python3 python3-pil
+pi-test: pi
+	@$(call install_packages,$(BUILD_PACKAGES) $(PI_TEST_PACKAGES))
+	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
+	PYTHON=$(PYTHON) Tests/Pi/run.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(PI_INSTALL) $(PI_SYSROOT)
 
 # The whole suite under AddressSanitizer (memory errors; Swift itself traps on overflow and out-of
 # -bounds access in these debug builds), then under ThreadSanitizer (data races). Each builds in a
