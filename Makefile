@@ -106,7 +106,7 @@ test: test-deps
 # install` installs it, then an aarch64 guest (-M virt, Cortex-A53, bookworm's arm64 kernel) with
 # virtio-gpu and the arm64 board of `make pi`; on DRM and on the framebuffer, each screen checked
 # against `snapshot` of the same moment, with the night's DPMS, SIGTERM's exit status and the
-# console after it. About a minute and a half a device, two and a half for the aarch64 guest.
+# console after it. About a minute and a half a device, the aarch64 one too.
 # VM_ARCHS chooses the guests (x86_64, aarch64), VM_DEVICES the x86_64 guest's devices and
 # VM_DEVICES_AARCH64 the aarch64 guest's. Both guests run when one fails; the status is 1 then.
 VM_ARCHS ?= x86_64 aarch64
