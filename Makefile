@@ -38,6 +38,11 @@ TEST_PACKAGES := $(WINDOW_PACKAGES) python3 python3-pil python3-protobuf protobu
 # modprobe's dependency lists for the kernel's modules), cpio, strip; Debian's kernel package is
 # fetched with apt-get download into .build/vm-test, never installed.
 VM_PACKAGES := qemu-system-x86 busybox-static kmod cpio binutils python3 python3-pil
+# The aarch64 guest's: QEMU for arm (qemu-system-aarch64), and qemu-user-static, which runs the
+# arm64 board on this machine for the snapshots its screens are checked against; its kernel and
+# busybox are bookworm's arm64 packages, fetched with a private apt into .build/vm-test/aarch64,
+# never installed.
+VM_PACKAGES_AARCH64 := qemu-system-arm qemu-user-static kmod cpio binutils python3 python3-pil
 # The Python the tests run: Debian's, where the packages above are installed.
 PYTHON ?= /usr/bin/python3
 # Where `make test` installs a release build to check it runs without the toolchain.
@@ -58,7 +63,7 @@ install_packages = missing=""; for p in $(1); do \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-.PHONY: all deps run-deps test-deps build release run test vm-test pi sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
+.PHONY: all deps run-deps test-deps build release run test vm-test pi pi-test sanitize fuzz fuzz-cases lint format bench soak screenshots install uninstall clean
 
 all: build
 
@@ -96,18 +101,28 @@ test: test-deps
 	$(MAKE) --no-print-directory install DESTDIR=$(INSTALL_TEST) PREFIX=/usr/local
 	WALLBOARD_PYTHON=$(PYTHON) WALLBOARD_INSTALLED=$(INSTALL_TEST)/usr/local $(SWIFT) test --skip-build
 
-# The kiosk path on a real kernel (Tests/VM/run.sh): Debian's kernel in QEMU (software emulation)
-# with standard VGA, virtio-gpu and cirrus; the board installed as `make install` installs it, on
-# DRM and on the framebuffer, each screen checked against `snapshot` of the same moment, with the
-# night's DPMS, SIGTERM's exit status and the console after it. About a minute and a half a device.
-# VM_DEVICES chooses the devices.
+# The kiosk path on a real kernel (Tests/VM/run.sh): Debian's kernel in QEMU (software emulation),
+# first an x86_64 guest with standard VGA, virtio-gpu and cirrus and the board installed as `make
+# install` installs it, then an aarch64 guest (-M virt, Cortex-A53, bookworm's arm64 kernel) with
+# virtio-gpu and the arm64 board of `make pi`; on DRM and on the framebuffer, each screen checked
+# against `snapshot` of the same moment, with the night's DPMS, SIGTERM's exit status and the
+# console after it. About a minute and a half a device, the aarch64 one too.
+# VM_ARCHS chooses the guests (x86_64, aarch64), VM_DEVICES the x86_64 guest's devices and
+# VM_DEVICES_AARCH64 the aarch64 guest's. Both guests run when one fails; the status is 1 then.
+VM_ARCHS ?= x86_64 aarch64
 VM_DEVICES ?= std virtio cirrus
+VM_DEVICES_AARCH64 ?= virtio
 VM_PREFIX := $(CURDIR)/.build/vm-test/prefix
-vm-test:
-	@$(call install_packages,$(BUILD_PACKAGES) $(VM_PACKAGES))
-	rm -rf $(VM_PREFIX)
-	$(MAKE) --no-print-directory install DESTDIR=$(VM_PREFIX) PREFIX=/usr/local
-	Tests/VM/run.sh $(VM_PREFIX)/usr/local $(VM_DEVICES)
+vm_arch = $(filter $(1),$(VM_ARCHS))
+vm-test: $(if $(call vm_arch,aarch64),pi)
+	$(if $(filter-out x86_64 aarch64,$(VM_ARCHS))$(if $(strip $(VM_ARCHS)),,none),$(error VM_ARCHS="$(VM_ARCHS)": x86_64, aarch64 or both))
+	@$(call install_packages,$(BUILD_PACKAGES) $(if $(call vm_arch,x86_64),$(VM_PACKAGES)) $(if $(call vm_arch,aarch64),$(VM_PACKAGES_AARCH64)))
+	$(if $(call vm_arch,x86_64),rm -rf $(VM_PREFIX))
+	$(if $(call vm_arch,x86_64),$(MAKE) --no-print-directory install DESTDIR=$(VM_PREFIX) PREFIX=/usr/local)
+	status=0; \
+	$(if $(call vm_arch,x86_64),PYTHON=$(PYTHON) Tests/VM/run.sh $(VM_PREFIX)/usr/local $(VM_DEVICES) || status=1;) \
+	$(if $(call vm_arch,aarch64),PYTHON=$(PYTHON) VM_ARCH=aarch64 VM_SYSROOT=$(PI_SYSROOT) Tests/VM/run.sh $(PI_INSTALL) $(VM_DEVICES_AARCH64) || status=1;) \
+	exit $$status
 
 # The board for a Raspberry Pi (aarch64, Raspberry Pi OS / Debian 12) from this x86_64 machine, from
 # Debian's archive only, all under .build/pi (scripts/pi-toolchain.sh: a trixie root whose swiftlang
@@ -148,6 +163,18 @@ pi:
 	tar -C $(PI_INSTALL) --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$$(git log -1 --format=%ct) \
 	  -cf - bin lib share | gzip -n > $(PI_TARBALL).new && mv $(PI_TARBALL).new $(PI_TARBALL)
 	@ls -l $(PI_INSTALL)/bin/wallboard $(PI_TARBALL)
+
+# The arm64 build draws what the x86_64 build draws (Tests/Pi/run.sh): the installed arm64 binary
+# of `make pi`, run here under qemu-user (qemu-aarch64-static -L .build/pi/sysroot, bookworm's arm64
+# libraries), against the host's release build (as `make install` builds it): snapshots of the
+# bundled layouts, sizes, every theme, rotations and time zones on the simulated team and the
+# worked example at fixed moments, byte for byte, and inspect's JSON, the same. About a minute
+# once both are built.
+PI_TEST_PACKAGES := qemu-user-static binutils python3 python3-pil
+pi-test: pi
+	@$(call install_packages,$(BUILD_PACKAGES) $(PI_TEST_PACKAGES))
+	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
+	PYTHON=$(PYTHON) Tests/Pi/run.sh "$$($(SWIFT) build -c release --show-bin-path)/wallboard" $(PI_INSTALL) $(PI_SYSROOT)
 
 # The whole suite under AddressSanitizer (memory errors; Swift itself traps on overflow and out-of
 # -bounds access in these debug builds), then under ThreadSanitizer (data races). Each builds in a

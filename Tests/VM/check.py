@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Checks one guest's run (Tests/VM/guest.sh) against what `wallboard snapshot` draws.
 
-  check.py OUT DEVICE WALLBOARD EVENTS
+  check.py OUT DEVICE WALLBOARD EVENTS [NAME]
 
 OUT is the guest's output folder, DEVICE its display device (std, virtio, cirrus), WALLBOARD the
-host's binary of the same build, EVENTS the JSON Lines the guest's board read. Prints a line per
-check and measurement, and returns non-zero when a check failed."""
+host's binary of the same build (or a command running it: the arm64 one under qemu-user),
+EVENTS the JSON Lines the guest's board read, NAME what the lines call the guest (default
+DEVICE). Prints a line per check and measurement, and returns non-zero when a check failed."""
 import datetime
 import os
 import re
@@ -16,13 +17,14 @@ import tempfile
 from PIL import Image, ImageChops
 
 out, device, wallboard, events = sys.argv[1:5]
+name = sys.argv[5] if len(sys.argv) > 5 else device
 results = []  # (ok, text)
 measures = []
 
 
 def check(ok, text):
     results.append((bool(ok), text))
-    print(("PASS " if ok else "FAIL ") + f"{device}: {text}", flush=True)
+    print(("PASS " if ok else "FAIL ") + f"{name}: {text}", flush=True)
 
 
 def read(name, default=""):
@@ -42,7 +44,7 @@ def snapshot(at, size):
             subprocess.run(
                 [wallboard, "snapshot", "--out", path, "--size", f"{size[0]}x{size[1]}", "--at", moment,
                  "--source", "jsonl:-", "--tz", "UTC", "--no-journal"],
-                stdin=stdin, check=True, capture_output=True)
+                stdin=stdin, check=True, capture_output=True, timeout=120)
         return Image.open(path).convert("RGB")
 
 
@@ -109,7 +111,7 @@ if floor:
     measures.append(("--version (the binary's floor)", f"{floor[0]} ms", ""))
     measures.append(("snapshot at 1280x800", f"{floor[1]} ms", ""))
 for label, value, goal in measures:
-    print(f"MEASURE {device}: {label}: {value}" + (f" ({goal})" if goal else ""), flush=True)
+    print(f"MEASURE {name}: {label}: {value}" + (f" ({goal})" if goal else ""), flush=True)
 failed = sum(1 for ok, _ in results if not ok)
-print(f"{device}: {len(results) - failed} passed, {failed} failed")
+print(f"{name}: {len(results) - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
