@@ -18,7 +18,7 @@ import Wire
 
 // `--quic-only`: the QUIC transport's figures alone (issue 23), for a quick look.
 // `--nats-only`: the fleet's figures alone (issue 24).
-// `--footprint-only`: the binary's size, floor, snapshot and running boards
+// `--footprint-only`: the binary's size, floor, snapshot beside Chromium and running boards
 // (issue 25).
 if CommandLine.arguments.contains("--footprint-only") {
   Footprint.only()
