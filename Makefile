@@ -233,12 +233,18 @@ format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
 
 # The benchmark report, in release mode: every figure the issues ask for (throughputs, frame
-# times, PNG encoding, workspace and journal figures, the process's floor, a snapshot's CPU and
-# memory, running boards' memory and idle CPU on each display, the QUIC transport against the
+# times, PNG encoding, workspace and journal figures, the stripped binary's size, the process's
+# floor, a snapshot's CPU and memory beside headless Chromium's showing the same board as a web
+# page, running boards' memory and idle CPU on each display, the QUIC transport against the
 # test peers), each beside its goal, printed as one table and written as JSON to BENCH_JSON. A
-# missed goal is named, not an error.
+# missed goal is named, not an error. BENCH_ARGS=--footprint-only runs the size, floor,
+# snapshot, Chromium and running boards alone (issue 25).
+# Debian packages only the bench uses: Chromium (its memory is the snapshot's yardstick) and
+# binutils (strip); installed with the tests' packages (one apt-get update at most).
+BENCH_PACKAGES := chromium binutils
 BENCH_JSON ?= .build/bench.json
-bench: test-deps
+bench:
+	@$(call install_packages,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES))
 	scripts/quic-venv.sh > /dev/null
 	scripts/upstream-peer.sh > /dev/null
 	$(SWIFT) build -c release --product wallboard-bench $(RELEASE_FLAGS) $(BUILD_FLAGS)

@@ -28,7 +28,8 @@ struct Figure: Encodable {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(group, forKey: .group)
     try c.encode(name, forKey: .name)
-    try c.encode(value, forKey: .value)
+    // A figure not measured (NaN) is null: JSON has no NaN.
+    if value.isFinite { try c.encode(value, forKey: .value) } else { try c.encodeNil(forKey: .value) }
     try c.encode(unit, forKey: .unit)
     try c.encodeIfPresent(goal, forKey: .goal)
     try c.encode(direction, forKey: .direction)

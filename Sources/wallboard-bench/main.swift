@@ -18,6 +18,12 @@ import Wire
 
 // `--quic-only`: the QUIC transport's figures alone (issue 23), for a quick look.
 // `--nats-only`: the fleet's figures alone (issue 24).
+// `--footprint-only`: the binary's size, floor, snapshot beside Chromium and running boards
+// (issue 25).
+if CommandLine.arguments.contains("--footprint-only") {
+  Footprint.only()
+  exit(0)
+}
 if CommandLine.arguments.contains("--nats-only") {
   NATSBench.only()
   exit(0)
@@ -664,26 +670,8 @@ if let binary = argument("--wallboard") {
   let dir = NSTemporaryDirectory() + "wallboard-bench-process-\(getpid())"
   try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: dir) }
-  let group = "The wallboard process (best of 5 runs)"
-
-  let floor = p.best(["--version"])
-  report.add(group, "floor: wallboard --version, CPU", floor.cpu * 1000, "ms", note: "start and exit of the binary")
-  report.add(group, "floor: wallboard --version, peak memory", Double(floor.peakKiB) / mib, "MiB")
-
-  let snapshotArgs = [
-    "snapshot", "--source", "sim:seed=1", "--at", "2026-11-11T15:00:00Z", "--tz", "UTC", "--size", "1920x1080",
-    "--out", dir + "/snapshot.png", "--no-journal",
-  ]
-  let snap = p.best(snapshotArgs)
-  report.add(
-    group, "snapshot 1920x1080, start to PNG, wall time", snap.wall * 1000, "ms",
-    note: "the simulated team's 6 weeks, projected, drawn, encoded")
-  report.add(
-    group, "snapshot 1920x1080, start to PNG, CPU", snap.cpu * 1000, "ms", goal: 40,
-    note: "\(Report.number(snap.cpu / floor.cpu))× the floor")
-  report.add(
-    group, "snapshot 1920x1080, peak memory", Double(snap.peakKiB) / mib, "MiB", goal: 24,
-    note: "\(Report.number(Double(snap.peakKiB) / Double(floor.peakKiB)))× the floor; the frame alone is 7.9 MiB")
+  let group = Footprint.processGroup
+  Footprint.process(into: report, p: p, dir: dir)
 
   // Start with a journal of 100,000 inputs (300 features, then status changes), written by
   // `inspect` reading a file, as a board would have.
@@ -715,31 +703,7 @@ if let binary = argument("--wallboard") {
   report.add(
     group, "snapshot --journal (100,000 inputs) 1920x1080, start to PNG", snapshotJournal.wall * 1000, "ms", goal: 300)
 
-  // Running boards at 1080p on a finished events file: idle after their first frames.
-  let idle = root + "/scripts/idle-board.jsonl"
-  let running = "A running 1920x1080 board, idle (20 s each)"
-  let boardArgs = ["run", "--source", "jsonl:" + idle, "--size", "1920x1080", "--tz", "UTC", "--no-journal"]
-  let displays: [(String, [String], Double)] = [
-    ("window (SDL, dummy video driver)", ["--display", "sdl"], 0.3),
-    ("framebuffer (a file standing in)", ["--display", "fb:" + dir + "/fb", "--fb-geometry", "1920x1080x32"], 0.3),
-    ("png: file", ["--display", "png:" + dir + "/board.png"], 1),
-  ]
-  for (name, display, goal) in displays {
-    let framebuffer = name.hasPrefix("framebuffer")
-    let r = p.running(
-      boardArgs + display, seconds: 20, environment: ["SDL_VIDEODRIVER": "dummy"],
-      watching: display[1].hasPrefix("png:") ? dir + "/board.png" : nil, standIn: framebuffer ? dir + "/fb" : nil)
-    report.add(running, "\(name): CPU", r.cpu, "% core", goal: goal)
-    // A device's memory is not resident memory; the file standing in for it is: left out.
-    let rss = Double(r.rssKiB - r.standInKiB) / mib
-    let standInNote =
-      framebuffer
-      ? "; without the \(Report.number(Double(r.standInKiB) / mib)) MiB of the file standing in for the device" : ""
-    report.add(
-      running, "\(name): resident memory", rss, "MiB", goal: 32,
-      note: "\(Report.number(Double(r.anonKiB) / mib)) MiB of it the process's own (anonymous)\(standInNote)")
-    if let w = r.writesPerSecond { report.add(running, "\(name): files written", w, "/s", goal: 1) }
-  }
+  Footprint.displays(into: report, p: p, dir: dir, root: root)
 
   // Issue 21, item 7: what an idle board costs must not grow with what it holds. Boards of 100
   // and 100,000 features (no sprint: the flow, which reads every feature's history, is drawn),
