@@ -31,11 +31,12 @@ enum InstalledUnit {
     return (exposure(in: output), r.status, output)
   }
 
-  /// The number of `→ Overall exposure level for wallboard.service: 1.5 OK 🙂`.
+  /// The number of `→ Overall exposure level for wallboard.service: 1.5 OK 🙂` (in the C locale
+  /// the face is `:-)`, so the number is the first word after the first ": " past the unit).
   static func exposure(in output: String) -> Double? {
     for line in output.split(separator: "\n") where line.contains("Overall exposure level") {
-      guard let colon = line.lastIndex(of: ":") else { continue }
-      let word = line[line.index(after: colon)...].split(separator: " ").first
+      guard let colon = line.range(of: ": ") else { continue }
+      let word = line[colon.upperBound...].split(separator: " ").first
       return word.flatMap { Double($0) }
     }
     return nil
