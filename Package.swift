@@ -205,6 +205,7 @@ let package = Package(
     .testTarget(
       name: "EventSourcesTests",
       dependencies: [
+        "Posix",
         "EventSources", "SourceKit", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock",
         "Transport", "QUIC",
       ],
@@ -217,6 +218,7 @@ let package = Package(
       swiftSettings: strict),
     // NKey seeds, and the NATS door against a real nats-server (NATSHub).
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
     // The relay against a real nats-server: `wallboard publish` (the binary) and walls.
     .testTarget(
       name: "RelayTests",
@@ -272,6 +274,7 @@ let package = Package(
     .testTarget(
       name: "WallboardCLITests",
       dependencies: [
+        "Posix",
         "WallboardCLI", "TestSupport", "SDLDisplay", "Raster", "Widgets", "Glyphs", "Themes", "Layout",
         "EventSources", "SourceKit", "WallboardCore", "Wire", "PNG", "Journal", "DisplayCore", "TerminalDisplay",
         "Kiosk",

@@ -7,8 +7,8 @@
 // the Orchestra client (`OrchestraSource` over `OrchestraLink` and a Transport); the workspace
 // store (`Workspace/`: locating it on this machine, reading the plugin's SQLite database and
 // markdown tree, whose bytes and rows WorkspaceFormats decodes); `FileWatcher`, the one file
-// watcher (inotify through `InotifySyscalls`, polling where there is none); `RegularFile` and
-// `SystemCallError`; `SourceRegistry.standard`, this build's kinds. Every source is handed the
+// watcher (inotify through `InotifySyscalls`, polling where there is none);
+// `SourceRegistry.standard`, this build's kinds. Every source is handed the
 // board's one `Clock` and reads no other; every source turns its bytes into `BoardInput`s
 // through the same decoders in Wire; none mutates board state.
 // What it may import: SourceKit, WallboardCore, Clock, Wire, WorkspaceFormats, SQLite, Journal,

@@ -1,9 +1,10 @@
 // Posix — the few file-system and process facts the board asks of the system, straight on
 // glibc: what Foundation's FileManager and ProcessInfo gave, without linking Foundation.
 //
-// What lives here: `FileSystem` (a directory's names, whether a path is there and what it is,
-// a file's bytes up to a cap, the current directory, a path resolved, a rename) and `Process`'s
-// environment and host name. What it may import: Glibc. Nothing of the board: its callers
+// What lives here: `RegularFile` (the one capped read of a file another program may write),
+// `SystemCallError`, `FileSystem` (a directory's names, whether a path is there and what it is,
+// the current directory, a path resolved, a rename, directories made) and `ProcessFacts` (the
+// environment, the host name). What it may import: Glibc. Nothing of the board: its callers
 // (the sources, the themes, the CLI) say what a failure means.
 #if canImport(Glibc)
   internal import Glibc
@@ -42,49 +43,6 @@ public enum FileSystem {
   /// Whether something is at `path`.
   public static func exists(_ path: String) -> Bool { kind(of: path) != nil }
 
-  /// The size of the file at `path` in bytes; nil when there is none.
-  public static func size(of path: String) -> Int? {
-    var st = stat()
-    guard stat(path, &st) == 0 else { return nil }
-    return Int(st.st_size)
-  }
-
-  /// Why a read failed.
-  public enum ReadError: Error, Equatable, Sendable {
-    /// It could not be opened or read: the system's words.
-    case unreadable(String)
-    /// It holds more than the cap (read no further).
-    case tooLarge(limit: Int)
-  }
-
-  /// The bytes of the regular file at `path`, at most `limit` (more is an error, never a silent
-  /// cut). Anything else (a FIFO, a device) is refused before a byte is read: no read waits.
-  public static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return .failure(.unreadable(lastError())) }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { return .failure(.unreadable(lastError())) }
-    guard st.st_mode & S_IFMT == S_IFREG else { return .failure(.unreadable("not a regular file")) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return .failure(.unreadable(lastError()))
-      }
-      if n == 0 { return .success(out) }
-      guard out.count + n <= limit else { return .failure(.tooLarge(limit: limit)) }
-      out.append(contentsOf: chunk[0..<n])
-    }
-  }
-
-  /// The text of the file at `path` (UTF-8, invalid bytes replaced), at most `limit` bytes.
-  public static func readText(_ path: String, limit: Int) -> Result<String, ReadError> {
-    read(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
-  }
-
   /// The process's current directory ("/" when it cannot be known).
   public static var currentDirectory: String {
     guard let p = getcwd(nil, 0) else { return "/" }
@@ -102,13 +60,18 @@ public enum FileSystem {
     }
     let parts = absolute.split(separator: "/", omittingEmptySubsequences: true)
     guard let last = parts.last else { return "/" }
-    let parent = "/" + parts.dropLast().joined(separator: "/")
-    let head = resolved(parent)
+    let head = resolved("/" + parts.dropLast().joined(separator: "/"))
     switch last {
     case ".": return head
-    case "..": return head == "/" ? "/" : String(head[..<(head.lastIndex(of: "/") ?? head.startIndex)]).nonEmpty
+    case "..": return parent(of: head)
     default: return (head == "/" ? "" : head) + "/" + last
     }
+  }
+
+  /// The directory `path` is in, by its text ("/" for "/" and its children).
+  public static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+    return String(path[..<slash])
   }
 
   /// The target of the symbolic link at `path`; nil when it is none.
@@ -121,17 +84,25 @@ public enum FileSystem {
     return String(decoding: buffer[0..<n], as: UTF8.self)
   }
 
-  /// Renames `from` to `to`; nil when done, else why not (the system's words).
-  public static func rename(_ from: String, to: String) -> String? {
-    Glibc.rename(from, to) == 0 ? nil : "cannot rename \(from) to \(to): \(lastError())"
+  /// Renames `from` to `to`; nil when done, else the failed call.
+  public static func rename(_ from: String, to: String) -> SystemCallError? {
+    Glibc.rename(from, to) == 0 ? nil : .last("rename", path: from)
   }
 
-  /// The last system call's error in words.
-  static func lastError() -> String { String(cString: strerror(errno)) }
-}
-
-extension String {
-  fileprivate var nonEmpty: String { isEmpty ? "/" : self }
+  /// Makes directory `path` and its missing parents with `mode`; nil when it is there (made or
+  /// found), else the call that failed, naming the directory it failed on.
+  public static func makeDirectories(_ path: String, mode: UInt32 = 0o755) -> SystemCallError? {
+    guard !path.isEmpty else { return nil }
+    if let kind = kind(of: path) {
+      return kind == .directory ? nil : SystemCallError(call: "mkdir", path: path, errno: ENOTDIR)
+    }
+    if let slash = path.lastIndex(of: "/"), slash != path.startIndex,
+      let failed = makeDirectories(String(path[..<slash]), mode: mode)
+    {
+      return failed
+    }
+    return mkdir(path, mode_t(mode)) == 0 || errno == EEXIST ? nil : .last("mkdir", path: path)
+  }
 }
 
 /// This process, as the system sees it.

@@ -54,7 +54,8 @@ public struct Diagnostics {
 
   /// Resident memory in MiB, from /proc.
   static func residentMiB() -> Double {
-    guard case .success(let text) = FileSystem.readText("/proc/self/status", limit: 64 * 1024) else { return 0 }
+    guard case .success(let bytes) = RegularFile.read("/proc/self/status", limit: 64 * 1024) else { return 0 }
+    let text = String(decoding: bytes, as: UTF8.self)
     for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
       return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
     }

@@ -21,15 +21,17 @@ extension ThemeCatalog {
     where !name.hasPrefix(".") && (name.hasSuffix(".theme") || wanted.contains(name)) {
       let path = join(directory, name)
       // Looked at before it is read: hot reload reads whatever is put in the folder.
-      if let size = FileSystem.size(of: path), size > maxFileBytes {
+      switch RegularFile.read(path, limit: maxFileBytes) {
+      case .success(let bytes):
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+          throw ThemeLoadError(file: path, reason: .unreadable("not UTF-8 text"))
+        }
+        files[name] = text
+      case .failure(.tooLarge(let size)):
         throw ThemeLoadError(file: path, reason: .unreadable("\(size) bytes, more than \(maxFileBytes)"))
+      case .failure(let error):
+        throw ThemeLoadError(file: path, reason: .unreadable(error.description))
       }
-      guard case .success(let bytes) = FileSystem.read(path, limit: maxFileBytes),
-        let text = String(validating: bytes, as: UTF8.self)
-      else {
-        throw ThemeLoadError(file: path, reason: .unreadable("not a readable UTF-8 text file"))
-      }
-      files[name] = text
     }
     return try assemble(directory: directory, files: files)
   }

@@ -1,8 +1,9 @@
 public import DisplayCore
 public import Displays
-public import EventSources
+internal import EventSources
 public import Journal
 public import PNG
+public import Posix
 public import SourceKit
 
 /// Everything that ends a command early, with the exit code `cli.md` gives it. A layer's own

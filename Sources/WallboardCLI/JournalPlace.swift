@@ -1,7 +1,6 @@
 internal import Clock
 internal import Codec
 internal import EventSources
-internal import Glibc
 internal import Journal
 internal import Posix
 internal import SourceKit
@@ -86,19 +85,6 @@ enum JournalPlace {
     }
   }
 
-  /// Makes `dir` and its missing parents (mode 0700, as the journal's directory is private);
-  /// nil when it is there, else why not (the system's words, with the directory that failed).
-  static func makeDirectories(_ dir: String) -> String? {
-    guard !dir.isEmpty else { return nil }
-    var st = stat()
-    if stat(dir, &st) == 0 { return (st.st_mode & S_IFMT) == S_IFDIR ? nil : "\(dir) is not a directory" }
-    if let slash = dir.lastIndex(of: "/"), slash != dir.startIndex, let why = makeDirectories(String(dir[..<slash])) {
-      return why
-    }
-    if mkdir(dir, 0o700) == 0 || errno == EEXIST { return nil }
-    return "\(dir): \(String(cString: strerror(errno)))"
-  }
-
   /// Opens the journal at `path` to write, and plays what it holds into `store`.
   ///
   /// A journal named with `--journal` that cannot be used is an error. For `run`'s default one:
@@ -116,7 +102,8 @@ enum JournalPlace {
   ) throws(CLIError) -> (JournalWriter, JournalFile.Playback)? {
     if !named {
       let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-      if let why = makeDirectories(dir) {
+      // Mode 0700: the journal's directory is private.
+      if let why = FileSystem.makeDirectories(dir, mode: 0o700) {
         warn("wallboard: cannot make \(dir) for the journal (\(why)); running without one")
         return nil
       }

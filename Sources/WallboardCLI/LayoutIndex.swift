@@ -1,6 +1,6 @@
 internal import EventSources
-internal import Glibc
 internal import Layout
+internal import Posix
 internal import Runtime
 internal import SourceKit
 internal import WallboardCore
@@ -18,16 +18,10 @@ enum LayoutIndex {
   static let automaticName = "auto"
 
   static func list(directory: String) throws(CLIError) -> [Entry] {
-    guard let dir = opendir(directory) else {
-      throw .runtime("cannot list layouts in \(directory): \(String(cString: strerror(errno)))")
+    guard let names = FileSystem.names(in: directory) else {
+      throw .runtime("cannot list layouts in \(directory)")
     }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name.hasSuffix(".layout") { names.append(name) }
-    }
-    closedir(dir)
-    let files = names.sorted()
+    let files = names.filter { $0.hasSuffix(".layout") }.sorted()
     return try files.map { file throws(CLIError) in
       let layout = try Scene.loadLayout(directory + "/" + file)
       return Entry(name: String(file.dropLast(".layout".count)), description: layout.description)

@@ -22,11 +22,11 @@ public struct Resources: Sendable {
     var candidates: [String] = []
     if let home = environment["WALLBOARD_HOME"], !home.isEmpty { candidates.append(home) }
     let exe = FileSystem.resolved(executablePath())
-    var dir = parent(of: exe)
-    candidates.append(parent(of: dir) + "/share/wallboard")
+    var dir = FileSystem.parent(of: exe)
+    candidates.append(FileSystem.parent(of: dir) + "/share/wallboard")
     for _ in 0..<6 {
       candidates.append(dir)
-      dir = parent(of: dir)
+      dir = FileSystem.parent(of: dir)
     }
     candidates += ["/usr/local/share/wallboard", "/usr/share/wallboard"]
     for c in candidates where FileSystem.exists(c + "/assets/themes/ORDER") {
@@ -40,11 +40,5 @@ public struct Resources: Sendable {
   static func executablePath() -> String {
     if let path = FileSystem.linkTarget("/proc/self/exe") { return path }
     return CommandLine.arguments.first ?? "."
-  }
-
-  /// The directory `path` is in ("/" for "/" and its children).
-  static func parent(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-    return String(path[..<slash])
   }
 }

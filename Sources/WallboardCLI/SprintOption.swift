@@ -139,7 +139,7 @@ enum SprintOption {
   /// A `;`-separated list, without empty items or the spaces around them.
   static func list(_ v: String?) -> [String] {
     guard let v else { return [] }
-    return v.split(separator: ";").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+    return v.split(separator: ";").map { String($0.trimmed { $0 == " " }) }.filter { !$0.isEmpty }
   }
 
   static func check(_ v: String, key: String, max: Int, sprint: String? = nil) throws(CLIError) {
@@ -154,13 +154,4 @@ enum SprintOption {
 
   /// A value as an error quotes it: at most 60 characters.
   static func clip<S: StringProtocol>(_ s: S) -> String { s.count <= 60 ? String(s) : String(s.prefix(57)) + "…" }
-}
-
-extension Substring {
-  fileprivate func trimmingCharacters(in set: String) -> String {
-    var s = self
-    while let f = s.first, set.contains(f) { s.removeFirst() }
-    while let l = s.last, set.contains(l) { s.removeLast() }
-    return String(s)
-  }
 }

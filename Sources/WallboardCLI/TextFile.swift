@@ -1,4 +1,5 @@
 internal import EventSources
+internal import Posix
 
 /// Reads the small text files a user writes (config, layouts): a regular file only (never a
 /// FIFO that would hold the read up), refused when large before it is read.

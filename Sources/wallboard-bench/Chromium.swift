@@ -151,21 +151,7 @@ struct Chromium {
 
   /// Starts the launcher with `arguments`, `HOME` set to `home`, standard error to `stderr`.
   private func spawn(_ arguments: [String], home: String, stderr: String) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    var env = ProcessInfo.processInfo.environment
-    env["HOME"] = home
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for p in argv + envp { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    precondition(rc == 0, "cannot start \(executable): \(String(cString: strerror(rc)))")
-    return pid
+    spawnProcess(executable, arguments, environment: ["HOME": home], stderr: stderr)
   }
 
   /// `Pss` and `Rss` of `/proc/PID/smaps_rollup`, KiB (0 for a process gone or a zombie).

@@ -159,6 +159,7 @@ enum Footprint {
   /// running boards, printed as the whole report prints them. `--board-page PATH` writes the page
   /// Chromium is shown and stops.
   @MainActor static func only() {
+    // Its own reading of the arguments: main.swift's `argument` is not set yet when this runs.
     let arguments = CommandLine.arguments
     func argument(_ name: String) -> String? {
       arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
@@ -168,19 +169,9 @@ enum Footprint {
       print("wrote \(page)")
       return
     }
-    guard let binary = argument("--wallboard") else {
-      print("--footprint-only needs --wallboard PATH")
-      exit(2)
+    runAlone("--footprint-only", scratch: "footprint") { report, p, dir, root in
+      process(into: report, p: p, dir: dir)
+      displays(into: report, p: p, dir: dir, root: root)
     }
-    signal(SIGPIPE, SIG_IGN)
-    let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
-    let dir = NSTemporaryDirectory() + "wallboard-bench-footprint-\(getpid())"
-    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let report = Report()
-    let p = WallboardProcess(binary: binary)
-    process(into: report, p: p, dir: dir)
-    displays(into: report, p: p, dir: dir, root: root)
-    print(report.table(), terminator: "")
   }
 }

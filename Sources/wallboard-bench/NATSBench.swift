@@ -217,18 +217,7 @@ enum NATSBench {
 
   /// `--nats-only`: these figures alone.
   @MainActor static func only() {
-    let arguments = CommandLine.arguments
-    guard let i = arguments.firstIndex(of: "--wallboard"), i + 1 < arguments.count else {
-      print("--nats-only needs --wallboard PATH")
-      exit(2)
+    runAlone("--nats-only", scratch: "nats") { report, p, dir, root in figures(into: report, p: p, dir: dir, root: root)
     }
-    signal(SIGPIPE, SIG_IGN)
-    let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
-    let dir = NSTemporaryDirectory() + "wallboard-bench-nats-\(getpid())"
-    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let report = Report()
-    figures(into: report, p: WallboardProcess(binary: arguments[i + 1]), dir: dir, root: root)
-    print(report.table(), terminator: "")
   }
 }

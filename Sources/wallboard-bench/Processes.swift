@@ -19,25 +19,7 @@ struct WallboardProcess {
   /// Starts `binary arguments` (`environment` added), standard input from `stdin` (a file
   /// descriptor) or /dev/null, output to /dev/null.
   func spawn(_ arguments: [String], environment: [String: String] = [:], stdin: Int32? = nil) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    if let stdin {
-      posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-    } else {
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in environment { env[k] = v }
-    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for p in argv + envp { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
-    precondition(rc == 0, "cannot start \(binary): \(String(cString: strerror(rc)))")
-    return pid
+    spawnProcess(binary, arguments, environment: environment, stdin: stdin)
   }
 
   /// Waits for `pid` and says what it used. The peak memory is the process's own `VmHWM`, read
@@ -215,4 +197,54 @@ struct WallboardProcess {
       cpu: Double(t1 - t0) / hz / wall * 100, rssKiB: m.rss, anonKiB: m.anon,
       writesPerSecond: watching.map { _ in Double(writes) / wall }, standInKiB: standInKiB)
   }
+}
+
+/// A group's figures alone (`--quic-only`, `--nats-only`, `--footprint-only`), printed as the
+/// whole report prints them: `figures` is handed the `--wallboard` binary, a scratch folder
+/// (made, and removed after) and the data's root (`WALLBOARD_HOME`, else the current folder).
+@MainActor func runAlone(
+  _ flag: String, scratch: String,
+  _ figures: (_ report: Report, _ p: WallboardProcess, _ dir: String, _ root: String) -> Void
+) {
+  let arguments = CommandLine.arguments
+  guard let i = arguments.firstIndex(of: "--wallboard"), i + 1 < arguments.count else {
+    print("\(flag) needs --wallboard PATH")
+    exit(2)
+  }
+  signal(SIGPIPE, SIG_IGN)
+  let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
+  let dir = NSTemporaryDirectory() + "wallboard-bench-\(scratch)-\(getpid())"
+  try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: dir) }
+  let report = Report()
+  figures(report, WallboardProcess(binary: arguments[i + 1]), dir, root)
+  print(report.table(), terminator: "")
+}
+
+/// Starts `executable arguments` with the bench's environment and `environment` over it:
+/// standard input from `stdin` (a file descriptor) or /dev/null, standard output to /dev/null,
+/// standard error to the file `stderr` (made anew) or /dev/null.
+func spawnProcess(
+  _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Int32? = nil,
+  stderr: String? = nil
+) -> pid_t {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  if let stdin {
+    posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  var env = ProcessInfo.processInfo.environment
+  for (k, v) in environment { env[k] = v }
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer { for p in argv + envp { free(p) } }
+  var pid: pid_t = 0
+  let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+  precondition(rc == 0, "cannot start \(executable): \(String(cString: strerror(rc)))")
+  return pid
 }

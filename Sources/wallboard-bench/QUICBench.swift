@@ -284,18 +284,7 @@ enum QUICBench {
 
   /// `--quic-only`: these figures alone, printed as the whole report prints them.
   @MainActor static func only() {
-    let arguments = CommandLine.arguments
-    guard let i = arguments.firstIndex(of: "--wallboard"), i + 1 < arguments.count else {
-      print("--quic-only needs --wallboard PATH")
-      exit(2)
+    runAlone("--quic-only", scratch: "quic") { report, p, dir, root in figures(into: report, p: p, dir: dir, root: root)
     }
-    signal(SIGPIPE, SIG_IGN)
-    let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
-    let dir = NSTemporaryDirectory() + "wallboard-bench-quic-\(getpid())"
-    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let report = Report()
-    figures(into: report, p: WallboardProcess(binary: arguments[i + 1]), dir: dir, root: root)
-    print(report.table(), terminator: "")
   }
 }

@@ -1,6 +1,7 @@
 import Clock
 import EventSources
 import Foundation
+import Posix
 import SourceKit
 import TestSupport
 import Testing

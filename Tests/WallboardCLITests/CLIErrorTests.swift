@@ -6,6 +6,7 @@ import Foundation
 import Journal
 import Kiosk
 import PNG
+import Posix
 import SourceKit
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+internal import Posix
 internal import SourceKit
 internal import WallboardCore
 
