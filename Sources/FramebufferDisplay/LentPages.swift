@@ -49,7 +49,12 @@ public struct LentPages: Sendable {
     guard let last else { return .whole }
     defer { holds[page] = last.frame }
     if holds[page] == last.frame { return .current }
-    if holds[page] == last.frame - 1, let dirty = last.dirty { return .copy(dirty, from: last.page) }
+    // What the last frame changed, unless it covers the screen: then the screen, once.
+    if holds[page] == last.frame - 1, let dirty = last.dirty,
+      !dirty.contains(where: { $0.intersection(screen) == screen })
+    {
+      return .copy(dirty, from: last.page)
+    }
     return .copy([screen], from: last.page)
   }
 
