@@ -8,9 +8,12 @@ public import Raster
 /// page flips at the vertical blank: no tearing, and no busy waiting (the next frame waits in
 /// `poll` for the last flip's event).
 ///
-/// Only the rows a frame changed are converted: the hidden buffer last held the frame before
-/// the previous one, so it gets the rows changed in either of the last two frames. Like the
-/// framebuffer, it moves a frame itself (burn-in protection) as it converts the rows.
+/// With XRGB8888 buffers the board is drawn straight into the hidden one (`drawingBuffer`),
+/// which last held the frame before the previous one: it is first given what the previous frame
+/// changed, copied from the buffer shown, and the frame is then flipped to with no copy. With
+/// RGB565 buffers only the rows a frame changed are converted: the rows changed in either of
+/// the last two frames. Like the framebuffer, it moves a frame itself (burn-in protection): the
+/// lent canvas starts at the offset, or the rows are converted from where the move puts them.
 ///
 /// The first frame sets the mode (`drmModeSetCrtc`); what the CRTC showed before (the
 /// console's framebuffer, usually) is put back on `close()`. Should the process die without

@@ -32,17 +32,18 @@ public struct Presenter {
   private var last = Shown.nothing
   /// Whether the frame being drawn must be drawn and presented whole.
   private var drawsWhole = true
-  private let background: RGBA
   /// The frames presented so far.
   public private(set) var presented = 0
 
   private enum Shown { case nothing, lentBoard, lentScreen, copied }
 
-  /// - Parameter background: the board canvas's colour until the first frame is drawn.
+  /// The board is made at the first frame (`beginFrame`), in that frame's background.
+  ///
+  /// - Parameter background: not needed any more (the first frame's look has it); kept for the
+  ///   run loop, which passes its renderer's.
   public init(display: any Display, rotation: Int, background: RGBA = RGBA(r: 0, g: 0, b: 0)) {
     self.display = display
     self.rotation = rotation
-    self.background = background
     board = Canvas(width: 1, height: 1)
   }
 
@@ -61,7 +62,8 @@ public struct Presenter {
     !board.isLent && board.width == boardSize.width && board.height == boardSize.height
   }
 
-  /// The display changed size: nothing kept, the next frame drawn whole.
+  /// The display changed size: nothing kept, the next frame drawn whole, on a board made then
+  /// (`background` is that frame's look's).
   public mutating func resized(background: RGBA) {
     board = Canvas(width: 1, height: 1)
     screenFrame = nil
@@ -92,7 +94,7 @@ public struct Presenter {
     if ownsBoard {
       drawsWhole = false
     } else {
-      board = Canvas(width: w, height: h, background: background)
+      board = Canvas(width: w, height: h, background: look.background)
       drawsWhole = true
     }
     return drawsWhole
