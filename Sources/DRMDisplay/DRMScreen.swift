@@ -14,6 +14,8 @@ public import Raster
 /// RGB565 buffers only the rows a frame changed are converted: the rows changed in either of
 /// the last two frames. Like the framebuffer, it moves a frame itself (burn-in protection): the
 /// lent canvas starts at the offset, or the rows are converted from where the move puts them.
+/// (Drawing reads the pixels it blends onto: where a driver maps dumb buffers write-combined,
+/// not cached, those reads are slow; not measured on a Pi yet.)
 ///
 /// The first frame sets the mode (`drmModeSetCrtc`); what the CRTC showed before (the
 /// console's framebuffer, usually) is put back on `close()`. Should the process die without

@@ -22,6 +22,10 @@ extension Framebuffer {
   /// its top-left corner at `offset` on the screen; nil when the device's format is not the
   /// canvas's (`lendsPages`).
   ///
+  /// Single-buffered, that page is the one on screen: a widget redrawn there shows for the
+  /// moment it takes (its background filled, then its text) — where the copy it replaces showed
+  /// a torn row instead.
+  ///
   /// The page is first brought up to date with the last frame drawn in place (`LentPages`): a
   /// hidden page, which last held the frame before that, gets what that frame changed copied
   /// from the page on screen. `holdsLastFrame` is false when there was no such frame under the
