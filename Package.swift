@@ -285,7 +285,7 @@ let package = Package(
       name: "RuntimeTests",
       dependencies: [
         "Runtime", "TestSupport", "WallboardCore", "Clock", "DisplayCore", "Kiosk", "Raster", "Themes", "Layout",
-        "Glyphs", "Widgets", "Projections", "EventSources", "SourceKit",
+        "Glyphs", "Widgets", "Projections", "EventSources", "SourceKit", "FramebufferDisplay",
       ],
       swiftSettings: strict),
     // The acceptance fuzz of issue 9: mutated events files and layouts, decoded, reduced,

@@ -1,16 +1,21 @@
 public import DisplayCore
 public import FramebufferDisplay
 internal import Glibc
-internal import Raster
+public import Raster
 
 /// The board on DRM/KMS: a connected connector in its preferred mode (or the one `--mode`
 /// asks for), a CRTC that can drive it, and two dumb buffers the CPU writes, shown in turn by
 /// page flips at the vertical blank: no tearing, and no busy waiting (the next frame waits in
 /// `poll` for the last flip's event).
 ///
-/// Only the rows a frame changed are converted: the hidden buffer last held the frame before
-/// the previous one, so it gets the rows changed in either of the last two frames. Like the
-/// framebuffer, it moves a frame itself (burn-in protection) as it converts the rows.
+/// With XRGB8888 buffers the board is drawn straight into the hidden one (`drawingBuffer`),
+/// which last held the frame before the previous one: it is first given what the previous frame
+/// changed, copied from the buffer shown, and the frame is then flipped to with no copy. With
+/// RGB565 buffers only the rows a frame changed are converted: the rows changed in either of
+/// the last two frames. Like the framebuffer, it moves a frame itself (burn-in protection): the
+/// lent canvas starts at the offset, or the rows are converted from where the move puts them.
+/// (Drawing reads the pixels it blends onto: where a driver maps dumb buffers write-combined,
+/// not cached, those reads are slow; not measured on a Pi yet.)
 ///
 /// The first frame sets the mode (`drmModeSetCrtc`); what the CRTC showed before (the
 /// console's framebuffer, usually) is put back on `close()`. Should the process die without
@@ -49,8 +54,17 @@ public final class DRMScreen: Display {
   var flipPending = false
   /// The sequence number of the last flip asked for (its event carries it).
   var flipSequence: UInt64 = 0
-  /// Which rows each buffer needs.
+  /// Which rows each buffer needs, for frames copied in.
   var rows: PageRows
+  /// Which frame each buffer holds, for frames drawn in place.
+  var lentPages: LentPages
+  /// The buffer lent for the frame being drawn (`drawingBuffer`).
+  var lent: Int?
+  /// Whether the last flip's event did not come: the next frame is shown by a mode set.
+  var flipLost = false
+  /// Bytes written into the buffers: frames copied in, and buffers brought up to date for a
+  /// frame drawn in place (for tests: a frame drawn in place copies only what changed).
+  public private(set) var copiedBytes = 0
   /// The connector's DPMS property, nil when it has none.
   let dpms: UInt32?
   /// Whether the output is off (DPMS).
@@ -76,6 +90,7 @@ public final class DRMScreen: Display {
     self.format = format
     self.buffers = buffers
     self.rows = PageRows(pages: buffers.count)
+    self.lentPages = LentPages(pages: buffers.count)
     self.dpms = dpms
   }
 
@@ -249,26 +264,86 @@ public final class DRMScreen: Display {
     syscalls.destroyDumb(fd, b.dumb.handle)
   }
 
+  /// A canvas over the buffer the next frame goes into (the hidden one, once the flip that hid
+  /// it is done; the one shown before the first frame and with one buffer), brought up to date
+  /// with the last frame drawn in place (`LentPages`: the hidden buffer gets what that frame
+  /// changed, copied from the one on screen). Nil unless the buffers are XRGB8888: RGB565 is
+  /// converted from a canvas of the caller's by `present`.
+  public func drawingBuffer(
+    width: Int, height: Int, offset: (dx: Int, dy: Int), background: RGBA
+  ) throws(DisplayError) -> DrawingBuffer? {
+    precondition(!closed, "drawing after close")
+    guard format == .xrgb8888, buffers.allSatisfy({ $0.dumb.pitch % 4 == 0 }) else { return nil }
+    try settleFlip()
+    let target = pageFlips && modeSet ? 1 - front : front
+    let look = LentPages.Look(width: width, height: height, dx: offset.dx, dy: offset.dy, fill: background)
+    let preparation = lentPages.lend(page: target, look: look, screen: screenRect)
+    let b = buffers[target]
+    switch preparation {
+    case .current: break
+    case .copy(let rects, let from):
+      copiedBytes += LentPages.copy(
+        rects, from: buffers[from].memory, to: b.memory, lineLength: b.dumb.pitch, screen: screenRect)
+    case .whole:
+      copiedBytes += LentPages.fill(
+        b.memory, lineLength: b.dumb.pitch, screen: screenRect, with: Canvas.pack(background))
+    }
+    lent = target
+    let canvas = Canvas(
+      lentBy: self, memory: b.memory, stride: b.dumb.pitch / 4, screen: size, width: width, height: height,
+      offset: offset)
+    return DrawingBuffer(canvas: canvas, holdsLastFrame: preparation != .whole)
+  }
+
   public func present(_ frame: DisplayFrame) throws(DisplayError) {
     precondition(!closed, "present after close")
     let canvas = frame.canvas
+    if let target = lent, canvas.isLent(buffers[target].memory) {
+      // Drawn in place: shown as it is.
+      lent = nil
+      for page in buffers.indices { rows.lose(page: page) }
+      lentPages.shown(page: target, dirty: LentPages.onScreen(frame.dirty, offset: frame.offset, screen: screenRect))
+      try settleFlip()
+      try show(target)
+      return
+    }
+    lent = nil
+    lentPages.forget()
     let (w, h) = (min(canvas.width, mode.width), min(canvas.height, mode.height))
     // The whole screen is written (the edge a move uncovers, or a smaller canvas, in the fill).
     let changed = rows.changed(
       frame.dirty, canvas: canvas, height: mode.height, overlap: IRect(x: 0, y: 0, width: w, height: h),
       offset: frame.offset, fill: frame.background)
     defer { rows.finish(changed) }
-    // The buffer to draw into: the hidden one, once the flip that hid it is done. A flip whose
-    // event never came (a lost vertical blank) leaves which buffer is shown unknown: the frame
-    // is then shown by a mode set, and the late event, if it comes, is passed over.
-    var lost = false
-    if flipPending { lost = try !finishFlip() }
+    // The buffer to draw into: the hidden one, once the flip that hid it is done.
+    try settleFlip()
     let target = pageFlips && modeSet ? 1 - front : front
     let edge = [UInt32](repeating: Canvas.pack(frame.background), count: mode.width)
     let b = buffers[target]
+    let write = rows.toWrite(page: target, changed: changed, alternating: pageFlips)
     format.write(
-      canvas, rows: rows.toWrite(page: target, changed: changed, alternating: pageFlips), width: mode.width,
-      into: b.memory, lineLength: b.dumb.pitch, offset: frame.offset, edge: edge)
+      canvas, rows: write, width: mode.width, into: b.memory, lineLength: b.dumb.pitch, offset: frame.offset,
+      edge: edge)
+    copiedBytes += write.count(where: { $0 }) * mode.width * format.bytesPerPixel
+    try show(target)
+  }
+
+  /// The screen in pixels.
+  var screenRect: IRect { IRect(x: 0, y: 0, width: mode.width, height: mode.height) }
+
+  /// Waits for the pending flip, if any. A flip whose event never came (a lost vertical blank)
+  /// leaves which buffer is shown unknown: the next frame is then shown by a mode set, and the
+  /// late event, if it comes, is passed over.
+  private func settleFlip() throws(DisplayError) {
+    guard flipPending else { return }
+    if try !finishFlip() { flipLost = true }
+  }
+
+  /// Shows buffer `target`: by a page flip, or by a mode set for the first frame, after a lost
+  /// flip, or when the driver refuses to flip.
+  private func show(_ target: Int) throws(DisplayError) {
+    let lost = flipLost
+    flipLost = false
     guard modeSet && target != front && !lost else {
       if !modeSet || lost { try setMode(showing: target) }
       if lost { flipFallbacks += 1 }
@@ -276,7 +351,7 @@ public final class DRMScreen: Display {
     }
     do {
       flipSequence += 1
-      try syscalls.pageFlip(fd, crtc, b.framebuffer, flipSequence)
+      try syscalls.pageFlip(fd, crtc, buffers[target].framebuffer, flipSequence)
       flipPending = true
       front = target
     } catch {

@@ -15,7 +15,25 @@ public protocol Display: AnyObject {
   var traits: DisplayTraits { get }
 
   /// Shows `frame`. A failure names the display and what failed; the loop ends with it.
+  ///
+  /// A frame whose canvas is the one `drawingBuffer` lent is shown as it is (a page flip, a
+  /// pan, an update of the window), with no copy; any other is copied in, only `dirty` of it.
   func present(_ frame: DisplayFrame) throws(DisplayError)
+
+  /// Lends the display's own memory (the framebuffer's back page, the DRM back buffer, SDL's
+  /// window surface) for the next frame to be drawn into: a `width` × `height` canvas whose
+  /// top-left corner is at `offset` on the screen, the edge the move uncovers in `background`.
+  /// Nil when the display has none to lend in that shape (the default; a pixel format that is
+  /// not the canvas's): the caller then draws on a canvas of its own, which `present` copies.
+  ///
+  /// When `holdsLastFrame`, the lent canvas holds the last frame presented from a canvas this
+  /// lent in the same shape, offset and background (the display brought a back buffer up to
+  /// date by copying what that frame changed); otherwise it holds `background` only and the
+  /// frame must be drawn whole. The canvas is valid until the next call of this or `present`
+  /// of another canvas, a resize, or `close()`: it must not be drawn on after.
+  func drawingBuffer(
+    width: Int, height: Int, offset: (dx: Int, dy: Int), background: RGBA
+  ) throws(DisplayError) -> DrawingBuffer?
 
   /// Turns the output off (the night schedule's `blank`: DPMS off, `FBIOBLANK`) or on again.
   /// Returns false when this display cannot, and the loop shows black instead.
@@ -34,6 +52,9 @@ public protocol Display: AnyObject {
 }
 
 extension Display {
+  public func drawingBuffer(
+    width: Int, height: Int, offset: (dx: Int, dy: Int), background: RGBA
+  ) throws(DisplayError) -> DrawingBuffer? { nil }
   public func setPower(_ on: Bool) -> Bool { false }
   public func events() -> [DisplayEvent] { [] }
   public func toggleFullscreen() {}
@@ -70,6 +91,20 @@ public struct DisplayTraits: Equatable, Sendable {
     self.eventPollInterval = eventPollInterval
     self.drawsPixels = drawsPixels
     self.writesText = writesText
+  }
+}
+
+/// A display's own memory lent for a frame to be drawn into (`Display.drawingBuffer`).
+public struct DrawingBuffer {
+  /// The canvas over the display's memory (`Canvas.isLent`).
+  public var canvas: Canvas
+  /// Whether `canvas` holds the last frame presented from a lent canvas of the same shape,
+  /// offset and background; false: it holds nothing to build on, and the frame is drawn whole.
+  public var holdsLastFrame: Bool
+
+  public init(canvas: Canvas, holdsLastFrame: Bool) {
+    self.canvas = canvas
+    self.holdsLastFrame = holdsLastFrame
   }
 }
 

@@ -2,6 +2,7 @@ internal import Clock
 public import DisplayCore
 internal import FramebufferDisplay
 internal import Glibc
+public import Raster
 
 /// A display on the Linux console: the console is switched to graphics mode while it shows the
 /// board (no text, no cursor over it) and put back when it closes. When the console cannot be
@@ -33,6 +34,11 @@ public final class OnConsole: Display {
 
   public var size: (width: Int, height: Int) { inner.size }
   public var traits: DisplayTraits { inner.traits }
+  public func drawingBuffer(
+    width: Int, height: Int, offset: (dx: Int, dy: Int), background: RGBA
+  ) throws(DisplayError) -> DrawingBuffer? {
+    try inner.drawingBuffer(width: width, height: height, offset: offset, background: background)
+  }
   public func present(_ frame: DisplayFrame) throws(DisplayError) {
     try inner.present(frame)
     guard !shown else { return }

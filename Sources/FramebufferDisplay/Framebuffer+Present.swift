@@ -5,6 +5,10 @@ extension Framebuffer {
   /// Shows `canvas`, of which only the rows touched by `dirty` (nil: all of it) changed since the
   /// previous frame.
   ///
+  /// A canvas `drawingBuffer` lent (drawn into the page itself) is shown as it is: a pan to it,
+  /// or nothing more when it is the page on screen. Any other is converted into a page, as
+  /// follows.
+  ///
   /// The overlap of the canvas and the screen is copied (from the top-left corner); the rest of
   /// either is left alone. The first frame, and the first after the canvas changes size or
   /// `offset` or `fill`, is copied whole whatever `dirty` says.
@@ -21,6 +25,13 @@ extension Framebuffer {
   public func present(
     _ canvas: Canvas, dirty: [IRect]?, offset: (dx: Int, dy: Int) = (0, 0), fill: RGBA = RGBA(r: 0, g: 0, b: 0)
   ) {
+    if let page = lentPage, canvas.isLent(pageAddress(page)) {
+      lentPage = nil
+      show(lentPage: page, dirty: LentPages.onScreen(dirty, offset: offset, screen: screenRect))
+      return
+    }
+    lentPage = nil
+    lent.forget()
     let w = min(canvas.width, width)
     let h = min(canvas.height, height)
     let overlap = IRect(x: 0, y: 0, width: w, height: h)
@@ -51,7 +62,7 @@ extension Framebuffer {
   }
 
   /// `FBIO_WAITFORVSYNC`, unless the driver has said it does not have it.
-  private func waitForVSyncIfOffered() {
+  func waitForVSyncIfOffered() {
     guard waitsForVSync else { return }
     do {
       try syscalls.waitForVSync(fd)
@@ -71,5 +82,6 @@ extension Framebuffer {
       pageOffset + (rows.count - 1) * lineLength + w * format.bytesPerPixel <= mappedLength, "a row past the mapping")
     format.write(
       canvas, rows: rows, width: w, into: memory + pageOffset, lineLength: lineLength, offset: offset, edge: edge)
+    copiedBytes += rows.count(where: { $0 }) * w * format.bytesPerPixel
   }
 }

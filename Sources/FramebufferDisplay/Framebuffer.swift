@@ -1,7 +1,8 @@
 internal import Raster
 
 /// A Linux framebuffer device (`/dev/fbN`), or a file standing in for one, mapped into memory
-/// and shown `Canvas` frames with `present(_:dirty:)`.
+/// and shown `Canvas` frames with `present(_:dirty:)`: frames drawn into its own pages
+/// (`drawingBuffer`) where its pixels are the canvas's, else converted from the caller's canvas.
 ///
 /// **Lifetime.** Owns the file descriptor and the mapping: `deinit` unmaps (`munmap`) and closes.
 /// The mapped memory never leaves this object.
@@ -11,7 +12,8 @@ internal import Raster
 /// **Double buffering.** When the device's virtual height holds two visible screens
 /// (`yres_virtual ≥ 2 × yres`), frames are drawn into the hidden page and shown with
 /// `FBIOPAN_DISPLAY`, after `FBIO_WAITFORVSYNC` where the driver has it. Otherwise frames are
-/// drawn into the visible screen, copying only the rows the dirty rectangles touch.
+/// drawn into the visible screen, copying only the rows the dirty rectangles touch (or, drawn
+/// in place, copying nothing).
 public final class Framebuffer {
   let syscalls: FramebufferSyscalls
   /// The device or file, for error messages.
@@ -39,6 +41,13 @@ public final class Framebuffer {
   var pages = PageRows(pages: 2)
   /// Whether to try `FBIO_WAITFORVSYNC`; off after it fails with `ENOTTY` or `EINVAL`.
   public internal(set) var waitsForVSync: Bool
+  /// Which frame each page holds, for frames drawn in place (`drawingBuffer`).
+  var lent = LentPages(pages: 2)
+  /// The page lent for the frame being drawn.
+  var lentPage: Int?
+  /// Bytes written into the pages: frames converted in, and pages brought up to date for a
+  /// frame drawn in place (for tests: a frame drawn in place copies only what changed).
+  public internal(set) var copiedBytes = 0
 
   init(
     syscalls: FramebufferSyscalls, path: String, fd: Int32, memory: UnsafeMutableRawPointer, mappedLength: Int,

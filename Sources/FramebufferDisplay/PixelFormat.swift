@@ -159,7 +159,7 @@ extension PixelFormat {
     // The screen columns that show canvas pixels; the rest of a row is edge.
     let x0 = min(w, max(0, dx))
     let x1 = max(x0, min(w, canvas.width + dx))
-    canvas.pixels.withUnsafeBufferPointer { pixels in
+    canvas.withUnsafePixels { pixels in
       edge.withUnsafeBufferPointer { edge in
         for y in rows.indices where rows[y] {
           let line = base + y * lineLength

@@ -7,8 +7,8 @@ extension Canvas {
     var out = Canvas(width: width, height: height, background: fill)
     let w = width
     let s = stride
-    pixels.withUnsafeBufferPointer { src in
-      out.pixels.withUnsafeMutableBufferPointer { dst in
+    withUnsafePixels { src in
+      out.withUnsafeMutablePixels { dst in
         for y in max(0, dy)..<min(height, height + dy) {
           let sy = y - dy
           let x0 = max(0, dx)
@@ -25,8 +25,11 @@ extension Canvas {
   public mutating func dim(keeping fraction: Double) {
     let f = Self.dimFactor(fraction)
     if f >= 256 { return }
-    pixels.withUnsafeMutableBufferPointer { buf in
-      for i in buf.indices { buf[i] = Self.dimmed(buf[i], f) }
+    let (w, h, s) = (width, height, stride)
+    withUnsafeMutablePixels { buf in
+      for y in 0..<h {
+        for i in (y * s)..<(y * s + w) { buf[i] = Self.dimmed(buf[i], f) }
+      }
     }
   }
 
@@ -74,8 +77,8 @@ extension Canvas {
     let f = keeping.map(Self.dimFactor) ?? 256
     let bs = board.stride
     let os = stride
-    board.pixels.withUnsafeBufferPointer { src in
-      pixels.withUnsafeMutableBufferPointer { dst in
+    board.withUnsafePixels { src in
+      withUnsafeMutablePixels { dst in
         if rotation == 0 {
           // Unturned (the usual case: a moved frame): whole rows at a time.
           for sy in s.y..<(s.y + s.height) {

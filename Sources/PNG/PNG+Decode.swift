@@ -117,28 +117,30 @@ extension PNG {
     case .corrupt: throw PNGError(.data, "image data is not a valid zlib stream (corrupt or truncated)")
     }
     var canvas = Canvas(width: header.width, height: header.height)
-    let failure: PNGError? = raw.withUnsafeMutableBufferPointer { buf in
-      for y in 0..<header.height {
-        let start = y * (rowBytes + 1)
-        let filter = buf[start]
-        guard filter <= 4 else { return PNGError(.filter, "row \(y) has unknown filter type \(filter)") }
-        unfilter(buf, filter: filter, row: start + 1, prior: y > 0 ? start + 1 - (rowBytes + 1) : nil, rowBytes, bpp)
-        let out = y * header.width
-        for x in 0..<header.width {
-          let i = start + 1 + x * bpp
-          var r = UInt32(buf[i])
-          var g = UInt32(buf[i + 1])
-          var b = UInt32(buf[i + 2])
-          if bpp == 4 {
-            let a = UInt32(buf[i + 3])
-            r = (r * a + 127) / 255
-            g = (g * a + 127) / 255
-            b = (b * a + 127) / 255
+    let failure: PNGError? = canvas.withUnsafeMutablePixels { px in
+      raw.withUnsafeMutableBufferPointer { buf in
+        for y in 0..<header.height {
+          let start = y * (rowBytes + 1)
+          let filter = buf[start]
+          guard filter <= 4 else { return PNGError(.filter, "row \(y) has unknown filter type \(filter)") }
+          unfilter(buf, filter: filter, row: start + 1, prior: y > 0 ? start + 1 - (rowBytes + 1) : nil, rowBytes, bpp)
+          let out = y * header.width
+          for x in 0..<header.width {
+            let i = start + 1 + x * bpp
+            var r = UInt32(buf[i])
+            var g = UInt32(buf[i + 1])
+            var b = UInt32(buf[i + 2])
+            if bpp == 4 {
+              let a = UInt32(buf[i + 3])
+              r = (r * a + 127) / 255
+              g = (g * a + 127) / 255
+              b = (b * a + 127) / 255
+            }
+            px[out + x] = 0xFF00_0000 | r << 16 | g << 8 | b
           }
-          canvas.pixels[out + x] = 0xFF00_0000 | r << 16 | g << 8 | b
         }
+        return nil
       }
-      return nil
     }
     if let failure { throw failure }
     return canvas

@@ -112,7 +112,7 @@ public struct PNGEncoder {
   /// Row `y` of `canvas` as RGB bytes.
   static func rgb(_ canvas: Canvas, row y: Int, into out: inout [UInt8]) {
     let w = canvas.width
-    canvas.pixels.withUnsafeBufferPointer { px in
+    canvas.withUnsafePixels { px in
       out.withUnsafeMutableBufferPointer { o in
         let src = y * canvas.stride
         for x in 0..<w {

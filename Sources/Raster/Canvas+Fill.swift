@@ -32,7 +32,7 @@ extension Canvas {
     let coverFirst = cover(firstX, x0, x1)
     let coverLast = cover(lastX, x0, x1)
     let s = stride
-    pixels.withUnsafeMutableBufferPointer { buf in
+    withDrawablePixels { buf, origin in
       @inline(__always) func put(_ i: Int, _ coverage: Double) {
         let a = UInt32(saturating: coverage * ca, .toNearestOrAwayFromZero)
         if a >= 255 {
@@ -43,7 +43,7 @@ extension Canvas {
       }
       for y in area.y..<area.maxY {
         let cy = cover(y, y0, y1)
-        let row = y * s
+        let row = origin + y * s
         put(row + firstX, cy * coverFirst)
         if lastX > firstX { put(row + lastX, cy * coverLast) }
         guard lastX - firstX > 1 else { continue }

@@ -5,8 +5,8 @@ extension Canvas {
     if degrees == 0 { return self }
     let (w, h) = degrees == 180 ? (width, height) : (height, width)
     var out = Canvas(width: w, height: h)
-    pixels.withUnsafeBufferPointer { src in
-      out.pixels.withUnsafeMutableBufferPointer { dst in
+    withUnsafePixels { src in
+      out.withUnsafeMutablePixels { dst in
         for y in 0..<height {
           for x in 0..<width {
             let (nx, ny): (Int, Int)

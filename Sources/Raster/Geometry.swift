@@ -65,6 +65,9 @@ public struct IRect: Hashable, Sendable {
   public var maxY: Int { y + height }
   public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+  /// Whether the pixel (x, y) is inside.
+  public func contains(_ x: Int, _ y: Int) -> Bool { x >= self.x && x < maxX && y >= self.y && y < maxY }
+
   /// The overlap of two rectangles (empty when they do not meet).
   public func intersection(_ o: IRect) -> IRect {
     let x0 = max(x, o.x)

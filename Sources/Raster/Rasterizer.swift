@@ -163,7 +163,7 @@ struct Rasterizer {
       active.withUnsafeMutableBufferPointer { act in
         cells.withUnsafeMutableBufferPointer { cells in
           touched.withUnsafeMutableBufferPointer { touched in
-            canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+            canvas.withDrawablePixels { pixels, origin in
               var next = 0
               var count = 0
               var y = rows.lowerBound
@@ -217,7 +217,8 @@ struct Rasterizer {
                 }
                 if maxCell >= 0 {
                   Rasterizer.blendRow(
-                    pixels, row: y * stride + left, cells: cells, touched: touched, from: minCell, through: maxCell,
+                    pixels, row: origin + y * stride + left, cells: cells, touched: touched, from: minCell,
+                    through: maxCell,
                     width: right - left, color: color, packed: packed, ca: ca, opaque: opaque)
                 }
                 y += 1

@@ -45,7 +45,7 @@ enum BoardTexts {
   static func dimmed(_ color: RGBA, keeping: Double) -> RGBA {
     var c = Canvas(width: 1, height: 1, background: color)
     c.dim(keeping: keeping)
-    let p = c.pixels[0]
+    let p = c[x: 0, y: 0]
     return RGBA(r: UInt8((p >> 16) & 0xFF), g: UInt8((p >> 8) & 0xFF), b: UInt8(p & 0xFF))
   }
 

@@ -5,7 +5,7 @@ internal import Projections
 public import Raster
 internal import Widgets
 
-/// The board in pixels: the scene's widgets drawn into the presenter's board canvas (only those
+/// The board in pixels: the scene's widgets drawn into the presenter's board (only those
 /// whose model changed), the diagnostics panel over them, and, for a display that writes text as
 /// characters, the lines of text the frame shows.
 public struct PixelRenderer: Renderer {
@@ -45,6 +45,11 @@ public struct PixelRenderer: Renderer {
   ) throws(DisplayError) {
     guard request.plan.draw else { return }
     let started = clock.monotonic()
+    var look = request.look
+    look.background = scene.theme.bg
+    // The board is the display's own memory where it lends it: one that holds nothing to build
+    // on (the first frame drawn there, a changed look) is drawn whole.
+    if try presenter.beginFrame(path: request.plan.path, look: look) { scene.renderer.invalidate() }
     let frame = FrameModel(view: request.view, reconnectAt: request.reconnectAt)
     let board = (width: presenter.board.width, height: presenter.board.height)
     // The panel goes where it covers neither the clock nor the banner. One that moved, changed
@@ -68,8 +73,6 @@ public struct PixelRenderer: Renderer {
       texts = BoardTexts.texts(board: scene.renderer.texts, panel: panel.map { ($0.enclosing, panelRecords) })
     }
     diagnostics.frameTime = clock.monotonic().seconds(since: started)
-    var look = request.look
-    look.background = scene.theme.bg
     if try presenter.present(board: dirty, path: request.plan.path, look: look, texts: texts) {
       diagnostics.framePresented()
     }

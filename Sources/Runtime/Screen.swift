@@ -39,6 +39,24 @@ public struct Screen: Equatable {
     return out
   }
 
+  /// Draws on `out`, a canvas of this screen's size (a display's own memory), what
+  /// `frame(for:offset:night:background:)` makes, pixel for pixel, with no canvas of its own.
+  public func draw(
+    _ board: Canvas, into out: inout Canvas, offset: (dx: Int, dy: Int), night: NightSchedule.State, background: RGBA
+  ) {
+    precondition(
+      out.width == width && out.height == height, "a screen frame of \(out.width)x\(out.height) on \(width)x\(height)")
+    let keeping: Double?
+    switch night {
+    case .blank: return out.fill(out.bounds, RGBA(r: 0, g: 0, b: 0))
+    case .dim(let k): keeping = k
+    case .day: keeping = nil
+    }
+    out.fill(out.bounds, background)
+    if let keeping { out.dim(keeping: keeping) }
+    out.redraw(board.bounds, of: board, rotation: rotation, dx: offset.dx, dy: offset.dy, keeping: keeping)
+  }
+
   /// Brings `out` — what this screen showed for an earlier board under the same `offset` and
   /// `night` — up to date for a board where only `dirty` changed: only those rectangles are
   /// turned, moved and dimmed again. Returns the screen rectangles redrawn (none at a blank

@@ -11,6 +11,7 @@ extension SDLWindow: Display {
 
   public func present(_ frame: DisplayFrame) throws(DisplayError) {
     do {
+      if try presentLent(frame.canvas, rects: frame.dirty) { return }
       if let dirty = frame.dirty { try present(frame.canvas, rects: dirty) } else { try present(frame.canvas) }
     } catch {
       throw DisplayError("cannot present the frame: \(error)")

@@ -51,7 +51,8 @@ extension SDLWindow {
         let copy = area.intersection(canvas.bounds)
         guard !copy.isEmpty else { continue }
         // withUnsafeBytes rethrows untyped errors, so the failure comes out as a value.
-        let failure: SDLError? = canvas.pixels.withUnsafeBytes { source in
+        let failure: SDLError? = canvas.withUnsafePixels { canvasPixels in
+          let source = UnsafeRawBufferPointer(canvasPixels)
           let sourcePitch = canvas.stride * 4
           let from = source.baseAddress! + copy.y * sourcePitch + copy.x * 4
           let to = pixels + copy.y * pitch + copy.x * Int(format.BytesPerPixel)
@@ -92,7 +93,7 @@ extension SDLWindow {
     }
     var canvas = Canvas(width: width, height: height)
     try withLockedPixels(surface) { (pixels: UnsafeMutableRawPointer, pitch: Int) throws(SDLError) in
-      let status = canvas.pixels.withUnsafeMutableBytes { target in
+      let status = canvas.withUnsafeMutablePixels { target in
         sdl.SDL_ConvertPixels!(
           Int32(width), Int32(height), surface.pointee.format.pointee.format, pixels, Int32(pitch),
           SDL_PIXELFORMAT_ARGB8888.rawValue, target.baseAddress!, Int32(width * 4))
@@ -100,7 +101,9 @@ extension SDLWindow {
       guard status == 0 else { throw SDLError.last("SDL_ConvertPixels") }
     }
     // XRGB8888 surfaces leave the alpha byte undefined; the canvas is opaque.
-    for i in canvas.pixels.indices { canvas.pixels[i] |= 0xFF00_0000 }
+    canvas.withUnsafeMutablePixels { pixels in
+      for i in pixels.indices { pixels[i] |= 0xFF00_0000 }
+    }
     return canvas
   }
 

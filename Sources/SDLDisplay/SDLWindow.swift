@@ -1,10 +1,12 @@
 internal import CSDL2
 public import Clock
 internal import Glibc
+internal import Raster
 
 /// A window shown through SDL2 (`SDL_Window`) that presents `Canvas` frames.
 ///
-/// Frames are copied into the window's software surface (`SDL_GetWindowSurface`) and shown with
+/// Frames are drawn into the window's software surface (`SDL_GetWindowSurface`) where its
+/// pixels are the canvas's (`drawingBuffer`), else copied into it, and shown with
 /// `SDL_UpdateWindowSurface`, which works on every SDL video driver, including `dummy`, X11,
 /// Wayland and KMSDRM.
 ///
@@ -37,6 +39,11 @@ public final class SDLWindow {
   /// full screen was asked for again since (`reassertFullscreenIfLost`).
   var framedSince: Double?
   var fullscreenRequests = 0
+  /// The surface's pixels last lent for a frame drawn in place (`drawingBuffer`), the
+  /// background it was cleared to, and whether the last frame presented was drawn there.
+  var lentSurface: UnsafeMutableRawPointer?
+  var lentBackground: RGBA?
+  var presentedLent = false
 
   /// Opens a window (`SDL_CreateWindow`).
   ///

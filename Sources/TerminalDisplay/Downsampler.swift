@@ -25,7 +25,7 @@ public enum Downsampler {
     var acc = [Int](repeating: 0, count: halves * columns * 3)
     var rowSums = [Int](repeating: 0, count: columns * 3)
     var cachedRow = -1
-    canvas.pixels.withUnsafeBufferPointer { pixels in
+    canvas.withUnsafePixels { pixels in
       acc.withUnsafeMutableBufferPointer { acc in
         rowSums.withUnsafeMutableBufferPointer { sums in
           for h in 0..<halves {

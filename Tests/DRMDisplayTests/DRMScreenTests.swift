@@ -11,11 +11,11 @@ import Testing
   /// A canvas of the mode's size whose every pixel says where it is.
   func pattern(_ w: Int, _ h: Int, seed: UInt32 = 0) -> Canvas {
     var c = Canvas(width: w, height: h)
-    for y in 0..<h { for x in 0..<w { c.pixels[y * c.stride + x] = 0xFF00_0000 | UInt32(y << 8 | x) &+ seed } }
+    for y in 0..<h { for x in 0..<w { c[x: x, y: y] = 0xFF00_0000 | UInt32(y << 8 | x) &+ seed } }
     return c
   }
 
-  func xrgb(_ c: Canvas, _ x: Int, _ y: Int) -> UInt32 { c.pixels[y * c.stride + x] & 0x00FF_FFFF }
+  func xrgb(_ c: Canvas, _ x: Int, _ y: Int) -> UInt32 { c[x: x, y: y] & 0x00FF_FFFF }
 
   @Test func thePreferredModeOfTheFirstConnectedOutputIsChosen() throws {
     let dev = FakeDRM(modes: [FakeDRM.mode720, FakeDRM.mode1080])

@@ -67,7 +67,7 @@ struct FileFramebufferTests {
       for x in 0..<w {
         let at = (y * w + x) * size
         let got = Self.decode(bytes[at..<at + size], bpp: bpp)
-        let c = canvas.pixels[y * w + x]
+        let c = canvas[x: x, y: y]
         let want = ((c >> 16 & 0xFF) >> shift.0, (c >> 8 & 0xFF) >> shift.1, (c & 0xFF) >> shift.2)
         if got != want {
           bad = "(\(x), \(y)): got \(got), want \(want)"

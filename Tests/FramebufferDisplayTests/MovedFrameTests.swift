@@ -14,7 +14,7 @@ struct MovedFrameTests {
       for x in 0..<canvas.width {
         let (sx, sy) = (x - dx, y - dy)
         if sx >= 0 && sx < canvas.width && sy >= 0 && sy < canvas.height {
-          out.pixels[y * out.stride + x] = canvas.pixels[sy * canvas.stride + sx]
+          out[x: x, y: y] = canvas[x: sx, y: sy]
         }
       }
     }

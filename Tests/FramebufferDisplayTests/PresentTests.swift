@@ -169,7 +169,7 @@ extension Canvas {
   /// Row `y` of `canvas` alone, as a one-row canvas.
   static func row(_ canvas: Canvas, _ y: Int) -> Canvas {
     var one = Canvas(width: canvas.width, height: 1)
-    for x in 0..<canvas.width { one.pixels[x] = canvas.pixels[y * canvas.stride + x] }
+    for x in 0..<canvas.width { one[x: x, y: 0] = canvas[x: x, y: y] }
     return one
   }
 }

@@ -12,7 +12,7 @@ enum TestPixels {
         let r = UInt32((x + y) & 0xFF)
         let g = UInt32((3 * x + y) & 0xFF)
         let b = UInt32(((255 - x) & 0xFF) ^ (y & 0xFF))
-        canvas.pixels[y * canvas.stride + x] = 0xFF00_0000 | r << 16 | g << 8 | b
+        canvas[x: x, y: y] = 0xFF00_0000 | r << 16 | g << 8 | b
       }
     }
     return canvas
@@ -21,7 +21,7 @@ enum TestPixels {
   /// A canvas of one colour.
   static func solid(width: Int, height: Int, _ rgb: UInt32) -> Canvas {
     var canvas = Canvas(width: width, height: height)
-    for i in canvas.pixels.indices { canvas.pixels[i] = 0xFF00_0000 | rgb }
+    canvas.fill(canvas.bounds, Canvas.unpack(rgb))
     return canvas
   }
 
@@ -47,7 +47,7 @@ enum TestPixels {
     for y in 0..<(height ?? canvas.height) {
       for x in 0..<(width ?? canvas.width) {
         let p = load(memory, at: base + y * lineLength + x * bpp, bytes: bpp)
-        let c = canvas.pixels[y * canvas.stride + x]
+        let c = canvas[x: x, y: y]
         let want = (
           ((c >> 16) & 0xFF) >> (8 - format.red.length), ((c >> 8) & 0xFF) >> (8 - format.green.length),
           (c & 0xFF) >> (8 - format.blue.length)

@@ -14,7 +14,7 @@ struct EncoderTests {
     var c = Canvas(width: width, height: height, background: RGBA(r: 16, g: 20, b: 30))
     let noise = RoundTripTests.noise(width: 40, height: 50, seed: seed)
     for y in 0..<min(50, height) {
-      for x in 0..<min(40, width) { c.pixels[(y + 3) % height * c.stride + (x + 5) % width] = noise.pixels[y * 40 + x] }
+      for x in 0..<min(40, width) { c[x: (x + 5) % width, y: (y + 3) % height] = noise[x: x, y: y] }
     }
     return c
   }
@@ -23,7 +23,7 @@ struct EncoderTests {
   static func scribble(_ c: inout Canvas, _ r: IRect, seed: UInt64) {
     let noise = RoundTripTests.noise(width: r.width, height: r.height, seed: seed)
     for y in 0..<r.height {
-      for x in 0..<r.width { c.pixels[(r.y + y) * c.stride + r.x + x] = noise.pixels[y * r.width + x] }
+      for x in 0..<r.width { c[x: r.x + x, y: r.y + y] = noise[x: x, y: y] }
     }
   }
 

@@ -17,7 +17,7 @@ struct RoundTripTests {
         z ^= z >> 31
         // Mix noise with smooth gradients so every filter type gets chosen somewhere.
         let smooth = y % 3 == 0
-        c.pixels[y * c.stride + x] =
+        c[x: x, y: y] =
           smooth
           ? Canvas.pack(RGBA(r: UInt8(x & 255), g: UInt8(y & 255), b: UInt8((x + y) & 255)))
           : 0xFF00_0000 | UInt32(truncatingIfNeeded: z) & 0xFF_FFFF

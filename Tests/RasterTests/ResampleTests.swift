@@ -17,7 +17,7 @@ struct ResampleTests {
 
   @Test func downscaleIgnoresStridePadding() {
     var c = Canvas(width: 4, height: 2, stride: 7, background: RGBA(r: 10, g: 20, b: 30))
-    for y in 0..<2 { for x in 4..<7 { c.pixels[y * 7 + x] = 0xFFFF_FFFF } }
+    c.withUnsafeMutablePixels { p in for y in 0..<2 { for x in 4..<7 { p[y * 7 + x] = 0xFFFF_FFFF } } }
     #expect(c.downscaled(by: 2).pixels.allSatisfy { $0 == Canvas.pack(RGBA(r: 10, g: 20, b: 30)) })
   }
 

@@ -38,8 +38,10 @@ extension SDLTests {
       let window = try testWindow(width: 320, height: 200)
       var canvas = quadrants(width: 320, height: 200, stride: 347)
       // Paint the padding so a copy that ignores the stride would show it.
-      for y in 0..<200 {
-        for x in 320..<347 { canvas.pixels[y * 347 + x] = 0xFFFF_00FF }
+      canvas.withUnsafeMutablePixels { pixels in
+        for y in 0..<200 {
+          for x in 320..<347 { pixels[y * 347 + x] = 0xFFFF_00FF }
+        }
       }
       try window.present(canvas)
       let shown = try window.readPixels()

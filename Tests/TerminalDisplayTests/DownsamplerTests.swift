@@ -6,7 +6,7 @@ import Testing
 func makeCanvas(width: Int, height: Int, stride: Int? = nil, _ color: (Int, Int) -> RGBA) -> Canvas {
   var canvas = Canvas(width: width, height: height, stride: stride, background: RGBA(r: 9, g: 99, b: 199))
   for y in 0..<height {
-    for x in 0..<width { canvas.pixels[y * canvas.stride + x] = Canvas.pack(color(x, y)) }
+    for x in 0..<width { canvas[x: x, y: y] = Canvas.pack(color(x, y)) }
   }
   return canvas
 }

@@ -153,11 +153,11 @@ public enum Golden {
           if delta > Int(tolerance) {
             result.differingPixels += 1
             if result.firstDifference == nil { result.firstDifference = (x, y) }
-            highlight.pixels[y * highlight.width + x] = Canvas.pack(RGBA(r: 255, g: 0, b: 255))
+            highlight[x: x, y: y] = Canvas.pack(RGBA(r: 255, g: 0, b: 255))
           } else {
             // The golden, dimmed, so the differences stand out.
             let l = UInt8((Int(g.r) + Int(g.g) + Int(g.b)) / 9)
-            highlight.pixels[y * highlight.width + x] = Canvas.pack(RGBA(r: l, g: l, b: l))
+            highlight[x: x, y: y] = Canvas.pack(RGBA(r: l, g: l, b: l))
           }
         }
       }

@@ -49,8 +49,8 @@ public final class MemoryDisplay: Display {
       for y in r.y..<r.maxY {
         for x in r.x..<r.maxX {
           let (sx, sy) = (x - dx, y - dy)
-          screen.pixels[y * screen.stride + x] =
-            sx >= 0 && sy >= 0 && sx < c.width && sy < c.height ? c.pixels[sy * c.stride + sx] : fill
+          screen[x: x, y: y] =
+            sx >= 0 && sy >= 0 && sx < c.width && sy < c.height ? c[x: sx, y: sy] : fill
         }
       }
     }

@@ -12,7 +12,7 @@ import Testing
 struct ScreenUpdateTests {
   static func noise(_ c: inout Canvas, _ r: IRect, _ random: inout TestRandom) {
     for y in r.y..<(r.y + r.height) {
-      for x in r.x..<(r.x + r.width) { c.pixels[y * c.stride + x] = 0xFF00_0000 | UInt32(random.next() & 0xFF_FFFF) }
+      for x in r.x..<(r.x + r.width) { c[x: x, y: y] = 0xFF00_0000 | UInt32(random.next() & 0xFF_FFFF) }
     }
   }
 
