@@ -6,7 +6,9 @@
 #   version-rss ANON FILE SHMEM   VmHWM's parts then: RssAnon, RssFile, RssShmem (KiB), a run
 #   snapshot-peak KIB             a WxH snapshot's peak resident memory (the last VmHWM seen)
 #   first-frame DISP MS           `run --display DISP`: exec to the first frame presented, a run
-#   resident DISP RSS ANON FILE SHMEM   that board's memory (KiB) a few seconds after its first frame
+#   resident DISP RSS ANON FILE SHMEM DEVICE   that board's memory (KiB) a few seconds after its
+#                                 first frame; DEVICE: what of it is the display's own memory
+#                                 mapped (the framebuffer, DRM's buffers: /dev/fb0, /dev/dri/*)
 #   idle DISP TICKS SECONDS HZ    its CPU (user + system clock ticks) over SECONDS of idling
 # The board reads the events in /host/events.jsonl from a file, without a journal; the guest's
 # clock is set to the moment they show.
@@ -24,6 +26,8 @@ echo "screen ${mode%x*} ${mode#*x}" >> $F
 up() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 # A status field (KiB) of process $1: $2 is VmHWM, VmRSS, RssAnon, RssFile or RssShmem.
 field() { sed -n "s/^$2:[^0-9]*\([0-9]*\).*/\1/p" /proc/$1/status 2> /dev/null; }
+# KiB resident in process $1's mappings of the display devices.
+device() { awk '/^[0-9a-f]+-[0-9a-f]+ /{d = ($6 ~ /^\/dev\/(fb|dri)/)} d && /^Rss:/{s += $2} END{print s + 0}' /proc/$1/smaps; }
 # User + system clock ticks of process $1.
 ticks() { set -- $(cut -d' ' -f14,15 /proc/$1/stat); echo $(($1 + $2)); }
 
@@ -35,10 +39,11 @@ for i in $(seq "$RUNS"); do
   echo "version $(((b - a) * 10))" >> $F
 done
 # Its peak at exit: standard output is a pipe already full, so the board blocks in its last
-# write, at exit, all its work done; its memory is read then, and the pipe drained.
-mkfifo /tmp/full
-exec 3<> /tmp/full
+# write, at exit, all its work done; its memory is read then, and the pipe drained. A new pipe
+# each run: what the drain left unread must not fill the next one.
 for i in $(seq "$RUNS"); do
+  mkfifo /tmp/full.$i
+  exec 3<> /tmp/full.$i
   dd if=/dev/zero bs=65536 count=1 2> /dev/null >&3
   $B --version >&3 &
   pid=$!
@@ -55,8 +60,9 @@ for i in $(seq "$RUNS"); do
   wait $pid
   kill $drain 2> /dev/null
   wait $drain 2> /dev/null
+  exec 3>&-
+  rm -f /tmp/full.$i
 done
-exec 3>&-
 
 # A snapshot at the screen's size: its memory looked at until it exits (VmHWM only grows).
 $B snapshot --out /tmp/s.png --source jsonl:/tmp/events.jsonl --tz UTC --no-journal --size "$mode" &
@@ -83,7 +89,7 @@ for disp in drm fb; do
     echo "first-frame $disp ${ms:-none}" >> $F
     if [ "$i" = "$RUNS" ]; then
       sleep 3
-      echo "resident $disp $(field $pid VmRSS) $(field $pid RssAnon) $(field $pid RssFile) $(field $pid RssShmem)" >> $F
+      echo "resident $disp $(field $pid VmRSS) $(field $pid RssAnon) $(field $pid RssFile) $(field $pid RssShmem) $(device $pid)" >> $F
       a=$(ticks $pid)
       sleep "$IDLE"
       b=$(ticks $pid)
