@@ -242,8 +242,8 @@ format:
 # The same figures under the aarch64 guest come in the same table (BENCH_GUEST=aarch64, the
 # default): `make pi`'s board booted in `make vm-test`'s guest (Tests/VM/bench.sh: QEMU's software
 # emulation, virtio-gpu at 1920x1080), its binary, --version floor, a snapshot's peak, start to
-# first frame on DRM and on the framebuffer, and running boards' memory and idle CPU; about two
-# minutes, after `make pi` (long the first time). BENCH_GUEST= leaves them out;
+# first frame on DRM and on the framebuffer, and running boards' memory and idle CPU; 75-95 s
+# measured, after `make pi` (long the first time). BENCH_GUEST= leaves them out;
 # BENCH_ARGS=--guest-only runs them alone.
 # Debian packages only the bench uses: Chromium (its memory is the snapshot's yardstick) and
 # binutils (strip); installed with the tests' packages (one apt-get update at most).
