@@ -239,18 +239,27 @@ format:
 # test peers), each beside its goal, printed as one table and written as JSON to BENCH_JSON. A
 # missed goal is named, not an error. BENCH_ARGS=--footprint-only runs the size, floor,
 # snapshot, Chromium and running boards alone (issue 25).
+# The same figures under the aarch64 guest come in the same table (BENCH_GUEST=aarch64, the
+# default): `make pi`'s board booted in `make vm-test`'s guest (Tests/VM/bench.sh: QEMU's software
+# emulation, virtio-gpu at 1920x1080), its binary, --version floor, a snapshot's peak, start to
+# first frame on DRM and on the framebuffer, and running boards' memory and idle CPU; 75-95 s
+# measured, after `make pi` (long the first time). BENCH_GUEST= leaves them out;
+# BENCH_ARGS=--guest-only runs them alone.
 # Debian packages only the bench uses: Chromium (its memory is the snapshot's yardstick) and
 # binutils (strip); installed with the tests' packages (one apt-get update at most).
 BENCH_PACKAGES := chromium binutils
 BENCH_JSON ?= .build/bench.json
-bench:
-	@$(call install_packages,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES))
+BENCH_GUEST ?= $(if $(filter --quic-only --nats-only,$(BENCH_ARGS)),,aarch64)
+bench: $(if $(BENCH_GUEST),pi)
+	$(if $(filter-out aarch64,$(BENCH_GUEST)),$(error BENCH_GUEST="$(BENCH_GUEST)": aarch64 or nothing))
+	@$(call install_packages,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES) $(if $(BENCH_GUEST),$(VM_PACKAGES_AARCH64)))
 	scripts/quic-venv.sh > /dev/null
 	scripts/upstream-peer.sh > /dev/null
 	$(SWIFT) build -c release --product wallboard-bench $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard-bench" \
-	  --wallboard "$$($(SWIFT) build -c release --show-bin-path)/wallboard" --json $(BENCH_JSON) $(BENCH_ARGS)
+	  --wallboard "$$($(SWIFT) build -c release --show-bin-path)/wallboard" --json $(BENCH_JSON) \
+	  $(if $(BENCH_GUEST),--guest $(PI_INSTALL)) $(BENCH_ARGS)
 
 # A month on the wall, fast, and a live feed (scripts/soak.sh): the simulated team, then 30 days
 # of JSON Lines on standard input (30 s each), then 2,000 events a second dated now for

@@ -21,7 +21,7 @@ struct TokenFile: Sendable {
     lines = []
     indexByKey = [:]
     for (number, raw) in Self.contentLines(text) {
-      guard let equals = raw.firstIndex(of: "=") else {
+      guard let equals = Self.firstEquals(raw) else {
         throw ThemeLoadError(file: file, line: number, reason: .notKeyValue(String(raw)))
       }
       let key = String(Self.trimmed(raw[..<equals]))
@@ -58,6 +58,7 @@ struct TokenFile: Sendable {
   /// Lines that are neither blank nor comments, trimmed, with their 1-based numbers.
   /// Lines end at `\n` or `\r\n` (`TextLines`).
   static func contentLines(_ text: String) -> [(Int, Substring)] {
+    if let lines = asciiContentLines(text) { return lines }
     var result: [(Int, Substring)] = []
     for (index, raw) in TextLines.split(text).enumerated() {
       let line = trimmed(raw)
@@ -67,7 +68,74 @@ struct TokenFile: Sendable {
     return result
   }
 
+  // The rules here are about Characters: a space, `#` or `=` followed by a combining mark is
+  // another Character, none of these. In ASCII text (every bundled file) each byte is a
+  // Character, so there they are applied to the bytes: walking Characters and string indices
+  // cost ten times more, and the themes are read before the first frame (a third of the start
+  // under emulation, where a Raspberry Pi's slower cores are measured).
+
+  /// `contentLines` of an ASCII text, found in its bytes (as `TextLines.split` cuts and
+  /// `trimmed` trims); nil when the text is not ASCII or not contiguous UTF-8.
+  private static func asciiContentLines(_ text: String) -> [(Int, Substring)]? {
+    let utf8 = text.utf8
+    let lines = utf8.withContiguousStorageIfAvailable { bytes -> [(Int, Substring)]? in
+      guard isASCII(bytes) else { return nil }
+      var result: [(Int, Substring)] = []
+      func take(_ number: Int, _ start: Int, _ end: Int) {
+        var (start, end) = (start, end)
+        if end > start && bytes[end - 1] == 0x0D { end -= 1 }
+        while start < end && isBlank(bytes[start]) { start += 1 }
+        while end > start && isBlank(bytes[end - 1]) { end -= 1 }
+        guard start < end, bytes[start] != UInt8(ascii: "#") else { return }
+        result.append(
+          (number, text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]))
+      }
+      var number = 1
+      var start = 0
+      for i in 0..<bytes.count where bytes[i] == 0x0A {
+        take(number, start, i)
+        number += 1
+        start = i + 1
+      }
+      take(number, start, bytes.count)
+      return result
+    }
+    return lines ?? nil
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+  private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var all: UInt8 = 0
+    for byte in bytes { all |= byte }
+    return all < 0x80
+  }
+
+  /// The byte offsets of `text`'s first `=` and of its trimmed ends, when it is ASCII.
+  private static func asciiOffsets(_ text: Substring) -> (equals: Int?, start: Int, end: Int)? {
+    let offsets = text.utf8.withContiguousStorageIfAvailable { bytes -> (equals: Int?, start: Int, end: Int)? in
+      guard isASCII(bytes) else { return nil }
+      var (start, end) = (0, bytes.count)
+      while start < end && isBlank(bytes[start]) { start += 1 }
+      while end > start && isBlank(bytes[end - 1]) { end -= 1 }
+      return (bytes.firstIndex(of: UInt8(ascii: "=")), start, end)
+    }
+    return offsets ?? nil
+  }
+
+  /// The index of the first `=` Character, or nil.
+  static func firstEquals(_ text: Substring) -> Substring.Index? {
+    guard let offsets = asciiOffsets(text) else { return text.firstIndex(of: "=") }
+    return offsets.equals.map { text.utf8.index(text.utf8.startIndex, offsetBy: $0) }
+  }
+
+  /// `text` without the spaces and tabs at its ends.
   static func trimmed(_ text: Substring) -> Substring {
+    if let offsets = asciiOffsets(text) {
+      let utf8 = text.utf8
+      return text[
+        utf8.index(utf8.startIndex, offsetBy: offsets.start)..<utf8.index(utf8.startIndex, offsetBy: offsets.end)]
+    }
     let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
     guard let start = text.firstIndex(where: { !isBlank($0) }) else {
       return text[text.endIndex...]

@@ -13,6 +13,9 @@ internal import ZoneFiles
 /// exit codes. Output goes through `Console` so tests can read it.
 public struct App {
   public static let version = "0.1.0"
+  /// What `--version` prints. The executable prints it itself when `--version` comes first (as
+  /// `ArgumentParser` reads it: then nothing after it counts), before anything is set up.
+  public static var versionLine: String { "wallboard \(version)" }
   public var console: Console
   public var environment: [String: String]
   /// The one clock, passed down to everything below (`.system` in the executable).
@@ -75,7 +78,7 @@ public struct App {
   func run(_ o: Options) throws(CLIError) {
     switch o.command {
     case .help: console.out(Help.text)
-    case .version: console.out("wallboard \(App.version)")
+    case .version: console.out(App.versionLine)
     case .themes: try themes()
     case .layouts: try layouts()
     case .inspect: try inspect(o)

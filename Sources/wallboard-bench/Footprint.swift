@@ -18,8 +18,9 @@ enum Footprint {
   static let snapshotAt = "2026-11-11T15:00:00Z"
 
   /// The binary's size, its floor (`--version`), and a 1080p snapshot's CPU and memory beside
-  /// Chromium's: the first figures of the process group.
-  @MainActor static func process(into report: Report, p: WallboardProcess, dir: String) {
+  /// Chromium's: the first figures of the process group. Chromium's peak (MiB), when measured.
+  @discardableResult
+  @MainActor static func process(into report: Report, p: WallboardProcess, dir: String) -> Double? {
     let group = processGroup
     switch strippedSize(p.binary, dir: dir) {
     case .success(let size):
@@ -61,6 +62,7 @@ enum Footprint {
     report.add(
       group, "snapshot 1920x1080, peak memory", snapMiB, "MiB", goal: chromium.map { 0.08 * $0 },
       note: note + "; peak resident (VmHWM)")
+    return chromium
   }
 
   /// Headless Chromium's peak memory showing the snapshot's board as a web page (best of 3), in
@@ -155,9 +157,9 @@ enum Footprint {
     }
   }
 
-  /// `--footprint-only`: the process's first figures (size, floor, snapshot, Chromium) and the
-  /// running boards, printed as the whole report prints them. `--board-page PATH` writes the page
-  /// Chromium is shown and stops.
+  /// `--footprint-only`: the process's first figures (size, floor, snapshot, Chromium), the
+  /// running boards and, with `--guest PREFIX`, the aarch64 guest's, printed as the whole report
+  /// prints them. `--board-page PATH` writes the page Chromium is shown and stops.
   @MainActor static func only() {
     // Its own reading of the arguments: main.swift's `argument` is not set yet when this runs.
     let arguments = CommandLine.arguments
@@ -170,8 +172,11 @@ enum Footprint {
       return
     }
     runAlone("--footprint-only", scratch: "footprint") { report, p, dir, root in
-      process(into: report, p: p, dir: dir)
+      let chromium = process(into: report, p: p, dir: dir)
       displays(into: report, p: p, dir: dir, root: root)
+      if let prefix = argument("--guest") {
+        Guest.figures(into: report, prefix: prefix, root: root, chromium: chromium)
+      }
     }
   }
 }

@@ -202,6 +202,7 @@ struct WallboardProcess {
 /// A group's figures alone (`--quic-only`, `--nats-only`, `--footprint-only`), printed as the
 /// whole report prints them: `figures` is handed the `--wallboard` binary, a scratch folder
 /// (made, and removed after) and the data's root (`WALLBOARD_HOME`, else the current folder).
+/// The figures are written as JSON too when `--json PATH` is given.
 @MainActor func runAlone(
   _ flag: String, scratch: String,
   _ figures: (_ report: Report, _ p: WallboardProcess, _ dir: String, _ root: String) -> Void
@@ -218,7 +219,8 @@ struct WallboardProcess {
   defer { try? FileManager.default.removeItem(atPath: dir) }
   let report = Report()
   figures(report, WallboardProcess(binary: arguments[i + 1]), dir, root)
-  print(report.table(), terminator: "")
+  let json = arguments.firstIndex(of: "--json").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+  report.show(title: "Wallboard benchmarks (release): \(flag)", json: json)
 }
 
 /// Starts `executable arguments` with the bench's environment and `environment` over it:

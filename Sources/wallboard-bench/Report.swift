@@ -1,4 +1,6 @@
+import Clock
 import Foundation
+import WallboardCore
 
 /// One measured figure of `make bench`, beside its goal when it has one.
 struct Figure: Encodable {
@@ -93,5 +95,23 @@ final class Report {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(Document(machine: machine, figures: figures)).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Prints the table under `title` and, when `json` names a file, writes the figures there with
+  /// the machine they were measured on.
+  func show(title: String, json: String?) {
+    print(title)
+    print("")
+    print(table(), terminator: "")
+    guard let json else { return }
+    var machine: [String: String] = ["cores": String(ProcessInfo.processInfo.activeProcessorCount)]
+    if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+      let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+    {
+      machine["cpu"] = model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    machine["date"] = Instant(seconds: Clock.system.now().millis / 1000).rfc3339
+    try! writeJSON(to: json, machine: machine)
+    print("(written to \(json))")
   }
 }

@@ -19,9 +19,13 @@ import Wire
 // `--quic-only`: the QUIC transport's figures alone (issue 23), for a quick look.
 // `--nats-only`: the fleet's figures alone (issue 24).
 // `--footprint-only`: the binary's size, floor, snapshot beside Chromium and running boards
-// (issue 25).
+// (issue 25), and the aarch64 guest's figures with `--guest PREFIX`; `--guest-only`: those alone.
 if CommandLine.arguments.contains("--footprint-only") {
   Footprint.only()
+  exit(0)
+}
+if CommandLine.arguments.contains("--guest-only") {
+  Guest.only()
   exit(0)
 }
 if CommandLine.arguments.contains("--nats-only") {
@@ -671,7 +675,11 @@ if let binary = argument("--wallboard") {
   try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: dir) }
   let group = Footprint.processGroup
-  Footprint.process(into: report, p: p, dir: dir)
+  let chromium = Footprint.process(into: report, p: p, dir: dir)
+  if let prefix = argument("--guest") {
+    let root = ProcessInfo.processInfo.environment["WALLBOARD_HOME"] ?? FileManager.default.currentDirectoryPath
+    Guest.figures(into: report, prefix: prefix, root: root, chromium: chromium)
+  }
 
   // Start with a journal of 100,000 inputs (300 features, then status changes), written by
   // `inspect` reading a file, as a board would have.
@@ -777,18 +785,5 @@ if let binary = argument("--wallboard") {
   NATSBench.figures(into: report, p: p, dir: dir, root: root)
 }
 
-print("Wallboard benchmarks (release)")
-print("")
-print(report.table(), terminator: "")
-if let json = argument("--json") {
-  var machine: [String: String] = ["cores": String(ProcessInfo.processInfo.activeProcessorCount)]
-  if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-    let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
-  {
-    machine["cpu"] = model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
-  }
-  machine["date"] = Instant(seconds: Clock.system.now().millis / 1000).rfc3339
-  try! report.writeJSON(to: json, machine: machine)
-  print("(written to \(json))")
-}
+report.show(title: "Wallboard benchmarks (release)", json: argument("--json"))
 if sink == 42 { print("") }

@@ -4,6 +4,13 @@ import WallboardCLI
   import Glibc
 #endif
 
+// `wallboard --version` is answered before anything else is set up (environment, signals,
+// options): the shortest path through the binary is its floor, which issue 25 measures.
+if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strcmp(first, "--version") == 0 {
+  Console.standard.out(App.versionLine)
+  exit(0)
+}
+
 // A parent may have blocked signals (test runners do, and children inherit the mask); the board
 // must stop on SIGINT/SIGTERM and reload on SIGHUP whoever started it.
 var none = sigset_t()

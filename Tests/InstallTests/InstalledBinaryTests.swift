@@ -105,6 +105,11 @@ struct InstalledBinaryTests {
     // Nor QUIC's libraries: opened when an orchestra+quic:// source first connects.
     #expect(
       !lines.contains { $0.contains("ngtcp2") || $0.contains("gnutls") }, "ngtcp2 and GnuTLS are not linked:\n\(r.out)")
+    // Nor the C++ runtime and the unwinder: linked in from their archives (scripts/static-link),
+    // so the loader neither maps nor relocates them at every start.
+    #expect(
+      !lines.contains { $0.hasPrefix("libstdc++") || $0.hasPrefix("libgcc_s") },
+      "libstdc++ and libgcc_s are linked in:\n\(r.out)")
     let swift = ["swift", "foundation", "dispatch", "blocksruntime", "icu", "xctest", "testing"]
     let offending = lines.filter { line in
       line.contains("not found") || swift.contains { line.lowercased().contains($0) }

@@ -20,7 +20,8 @@
 # a second setup downloads nothing. The kernel package is the one linux-image-amd64 (arm64)
 # depends on, fetched with `apt-get download` and unpacked with `dpkg-deb -x`: the host's /boot is
 # never touched.
-# Environment: VM_ARCH, VM_CACHE, VM_SYSROOT, VM_TIMEOUT (seconds a boot may take, 300), VM_MEM (MiB, 768).
+# Environment: VM_ARCH, VM_CACHE, VM_SYSROOT, VM_TIMEOUT (seconds a boot may take, 300), VM_MEM (MiB, 768),
+# VM_SCREEN (WxH: the virtio device's screen, its xres × yres; QEMU's default is 1280x800).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -220,11 +221,16 @@ cmd_run() {
   rm -rf "$out" "$qmp"
   mkdir -p "$out"
   local -a machine
+  local screen=""
+  if [ -n "${VM_SCREEN:-}" ]; then
+    [ "$vga" = virtio ] || { log "VM_SCREEN=$VM_SCREEN: the virtio device's only"; exit 2; }
+    screen=",xres=${VM_SCREEN%x*},yres=${VM_SCREEN#*x}"
+  fi
   case "$ARCH:$vga" in
     x86_64:std) vgaopt=(-vga std) ;;
     x86_64:cirrus) vgaopt=(-vga cirrus) ;;
-    x86_64:virtio) vgaopt=(-vga none -device virtio-vga) ;;
-    aarch64:virtio) vgaopt=(-device virtio-gpu-pci) ;;
+    x86_64:virtio) vgaopt=(-vga none -device "virtio-vga$screen") ;;
+    aarch64:virtio) vgaopt=(-device "virtio-gpu-pci$screen") ;;
     x86_64:*) log "unknown display device $vga (std, virtio, cirrus)"; exit 2 ;;
     *) log "unknown display device $vga for aarch64 (virtio)"; exit 2 ;;
   esac

@@ -79,6 +79,22 @@ struct AppTests {
       r.out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["glance", "portrait", "tv", "wall"])
   }
 
+  /// The executable answers a first `--version` itself (Sources/wallboard/main.swift): the parser
+  /// must say the same, whatever follows it.
+  @Test func versionFirstIsAnsweredWhateverFollows() throws {
+    #expect(App.versionLine == "wallboard \(App.version)")
+    for args in [["--version"], ["--version", "run", "--bogus"], ["--version", "--help"]] {
+      let r = Captured.run(args)
+      #expect(r.code == 0)
+      #expect(r.out == App.versionLine, "\(args)")
+      let process = try Command.run(Paths.binary, args)
+      #expect(process.status == 0)
+      #expect(process.out == App.versionLine + "\n" && process.err.isEmpty, "the binary: \(args)")
+    }
+    // Not first: the parser reads what comes before it.
+    #expect(try Command.run(Paths.binary, ["--bogus", "--version"]).status == 2)
+  }
+
   @Test func exitCodes() throws {
     #expect(Captured.run(["--version"]).out.hasPrefix("wallboard "))
     #expect(Captured.run(["--help"]).out.contains("--source SPEC"))
