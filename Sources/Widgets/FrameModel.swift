@@ -14,8 +14,6 @@ public struct FrameModel: Sendable {
   public var recent: [RecentRow]
   /// When not nil, the banner's text: the board restored from its journal, or not connected.
   public var banner: String?
-  /// For `live` dots: which half of the two-second pulse we are in.
-  public var pulse: Bool
   /// The board's clock.
   public var at: Instant
 
@@ -68,7 +66,6 @@ public struct FrameModel: Sendable {
         age: Ages.when(t.at, at: at, zone: zone))
     }
     banner = view.banner.map { BannerText.line($0, now: now, zone: zone) }
-    pulse = (now.millis / 1000) % 2 == 0
     self.at = at
   }
 }
