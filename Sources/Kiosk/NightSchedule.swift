@@ -92,6 +92,12 @@ public struct NightSchedule: Hashable, Sendable {
     return h * 60 + m
   }
 
+  /// When `state(at:zone:)` may next read differently: the next minute in `zone` (its rules are
+  /// in minutes); nil without rules.
+  public func nextChange(after t: Instant, zone: Zone) -> Instant? {
+    rules.isEmpty ? nil : zone.nextLocalBoundary(after: t, every: 60)
+  }
+
   /// What the screen should do at `t` in `zone`.
   public func state(at t: Instant, zone: Zone) -> State {
     let date = zone.date(of: t)

@@ -25,6 +25,17 @@ public struct PixelShift: Hashable, Sendable {
     let (sx, sy) = Self.cycle[((step % 9) + 9) % 9]
     return (sx * mx, sy * my)
   }
+
+  /// The first millisecond after `t` at which the frame moves to its next position (the next
+  /// `period` in `offset(at:width:height:)`'s count).
+  public func nextMove(after t: Instant) -> Instant {
+    let step = Int(saturating: t.seconds / period, .down)
+    var ms = Int64(Int(saturating: Double(step + 1) * period * 1000, .up))
+    // Exactly `offset`'s count, whatever the rounding: the first millisecond of the next step.
+    while ms > t.millis + 1, Int(saturating: Instant(millis: ms - 1).seconds / period, .down) > step { ms -= 1 }
+    while Int(saturating: Instant(millis: ms).seconds / period, .down) <= step { ms += 1 }
+    return Instant(millis: ms)
+  }
 }
 
 /// `--pixel-shift`: when the frame moves. `auto`: when the board fills a screen (a kiosk), not in

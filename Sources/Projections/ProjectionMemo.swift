@@ -23,7 +23,9 @@ public struct ProjectionMemo {
   /// The span of moments the kept content holds for: from when it was made, until the next
   /// moment it can change (nil: on for ever).
   private var from = Instant(millis: 0)
-  private var until: Instant?
+  /// The board's moment at which the kept content can first differ (nil: never, with the board
+  /// as it is): a frame made from it holds no longer (`NextChange`).
+  public private(set) var until: Instant?
   /// How many times the content was made (for tests and the diagnostics: an idle board's count
   /// stays still).
   public private(set) var computed = 0

@@ -41,15 +41,7 @@ public struct SourceStatus: Hashable, Sendable {
   public static func compute(state: BoardState, now: Instant, staleAfter: Double = 30) -> [SourceStatus] {
     state.origins.keys.sorted().map { name in
       let o = state.origins[name]!
-      var status: State
-      switch o.connection {
-      case .none: status = o.lastHeard == nil ? .connecting : .live
-      case .connecting: status = .connecting
-      case .live: status = .live
-      case .reconnecting: status = .reconnecting
-      case .offline: status = .offline
-      case .ended: status = .ended
-      }
+      var status = connected(o)
       if status == .live, let heard = o.lastHeard ?? o.connectionSince,
         Double(now.millis - heard.millis) / 1000 > staleAfter
       {
@@ -64,5 +56,35 @@ public struct SourceStatus: Hashable, Sendable {
         detail: o.connectionDetail,
         historyFrom: o.historyFrom, position: o.relayed?.sequence)
     }
+  }
+
+  /// A source's state as its connection says it, before its silence is judged.
+  static func connected(_ o: OriginState) -> State {
+    switch o.connection {
+    case .none: o.lastHeard == nil ? .connecting : .live
+    case .connecting: .connecting
+    case .live: .live
+    case .reconnecting: .reconnecting
+    case .offline: .offline
+    case .ended: .ended
+    }
+  }
+
+  /// When `compute(state:now:staleAfter:)` next says otherwise without an input: the first
+  /// millisecond a live source's silence is past `staleAfter` (every other state changes only
+  /// with an input); nil when no source will turn stale.
+  public static func nextChange(state: BoardState, now: Instant, staleAfter: Double = 30) -> Instant? {
+    // The first whole silence, in milliseconds, that `compute` calls stale (its test, exactly).
+    guard staleAfter.isFinite, abs(staleAfter) < 1e12 else { return nil }
+    var silence = Int64((staleAfter * 1000).rounded(.down))
+    while Double(silence) / 1000 > staleAfter { silence -= 1 }
+    while !(Double(silence) / 1000 > staleAfter) { silence += 1 }
+    var next: Instant?
+    for o in state.origins.values where connected(o) == .live {
+      guard let heard = o.lastHeard ?? o.connectionSince else { continue }
+      let stale = Instant(millis: heard.millis + silence)
+      if stale > now, next.map({ stale < $0 }) ?? true { next = stale }
+    }
+    return next
   }
 }

@@ -70,6 +70,29 @@ public struct Zone: Sendable, Hashable {
     return Instant(seconds: guess)
   }
 
+  /// The first instant after `t` at which the local time of day reaches a whole multiple of
+  /// `period` seconds (60: the next minute; 86 400: the next midnight), or the zone's offset
+  /// changes (a daylight-saving switch moves the local time at once), whichever is first: until
+  /// then, every local time of `t`'s minute (or day) and its date read the same. `period`
+  /// divides a day. One offset change at most is looked for in that span (a zone changes its
+  /// offset months apart, never twice in a day).
+  public func nextLocalBoundary(after t: Instant, every period: Int) -> Instant {
+    precondition(period > 0 && 86_400 % period == 0, "a boundary's period divides a day")
+    let p = Int64(period) * 1000
+    let offset = self.offset(at: t)
+    let local = t.millis + Int64(offset) * 1000
+    let boundary = Instant(millis: t.millis + p - (local - local.floorDivided(by: p) * p))
+    guard self.offset(at: boundary) != offset else { return boundary }
+    // The offset changes before: at a whole second (a zone's transitions are), found by halving.
+    var same = t.millis.floorDivided(by: 1000)
+    var changed = boundary.millis.floorDivided(by: 1000)
+    while changed - same > 1 {
+      let mid = same + (changed - same) / 2
+      if self.offset(at: Instant(seconds: mid)) == offset { same = mid } else { changed = mid }
+    }
+    return Instant(seconds: changed)
+  }
+
   /// The last millisecond of `date`.
   public func endOfDay(_ date: CivilDate) -> Instant {
     Instant(millis: startOfDay(date.adding(days: 1)).millis - 1)

@@ -37,6 +37,14 @@ public struct Diagnostics {
     roll()
   }
 
+  /// When the panel next reads differently by itself: its uptime's next second (the rates and
+  /// the memory with it); nil while it is off (the reload and journal lines change only with
+  /// what they say).
+  func nextChange(after t: Monotonic) -> Monotonic? {
+    guard enabled else { return nil }
+    return started.adding(seconds: t.seconds(since: started).rounded(.down) + 1)
+  }
+
   mutating func framePresented() {
     framesThisSecond += 1
     roll()

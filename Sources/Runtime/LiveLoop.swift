@@ -6,6 +6,7 @@ public import Kiosk
 internal import Projections
 internal import SourceKit
 public import WallboardCore
+internal import Widgets
 internal import ZoneFiles
 
 /// `wallboard run`'s loop as a value: what the board knows (`store`), what it shows and when
@@ -17,8 +18,19 @@ internal import ZoneFiles
 /// the inputs from the inbox, reads the clock and sleeps; a test steps it with a `TestClock`.
 ///
 /// Redraws are coalesced (at most the display's frame rate: 30 a second, a `png:` file once a
-/// second), once a second for the clock and the ages, and otherwise not at all; only the widgets
-/// whose model changed are redrawn, and only their rectangles presented.
+/// second); without a change, a frame is made only when the one on the screen goes stale —
+/// when something it shows would read differently because time passed (its clock's minute, an
+/// age, a countdown, a source turning stale: `FrameModel.nextChange`, on the board's clock and
+/// the wall's, and the content's `ProjectionMemo.until`) or its look changes (the burn-in move,
+/// the night). Only the widgets whose model changed are redrawn, and only their rectangles
+/// presented.
+///
+/// On an idle wake — at the latest a second after the last (`FrameScheduler.checkInterval`) —
+/// a turn reads its clocks, finds each within the span the frame on the screen holds for and
+/// the look unchanged, and asks to sleep again: no view, no frame model, no drawing. A clock
+/// stepped either way (a Pi without a real-time clock syncing at boot) or a board clock that
+/// runs faster than the wall's (a simulation's) leaves that span and is drawn within that
+/// second.
 public struct LiveLoop {
   /// When a turn happens: the wall's instant (stamps, the night, burn-in), the monotonic one
   /// (frames, pages, waits), and the board's (the simulation's when every source is simulated,
@@ -66,6 +78,11 @@ public struct LiveLoop {
   public private(set) var timer: PageTimer
   private var night: NightSchedule
   private let shift = PixelShift()
+  /// The frame on the screen and how long it holds; nil before the first, and while the screen
+  /// shows nothing that turns with time (blank for the night).
+  private var shown: ShownFrame?
+  /// How many views of the board were made: one a frame drawn, none on an idle wake.
+  public private(set) var views = 0
   private var projections = ProjectionMemo()
   /// The sprints' zones, each file read once (the projections read none).
   private var zones = ZoneBook()
@@ -125,12 +142,13 @@ public struct LiveLoop {
     if timer.tick(now: now.monotonic.seconds) { scheduler.changed() }
     renderer.show(page: timer.page)
     if let reload { take(reload, at: now) }
-    try frame(at: now)
+    try frame(at: now, reconnectAt: reconnectAt())
     // An input, a signal or a changed file wakes the wait at once (the shell's). Otherwise it
-    // lasts until the next frame is due (a change held back by the frame rate, or the clock and
-    // the ages once a second), the next page turn, or the next look at a window's events.
+    // lasts until the next frame is due (a change held back by the frame rate, or the frame on
+    // the screen going stale), the next page turn, the look's next change, the next look at a
+    // window's events, or a second on, for a look at the clocks.
     let t = now.monotonic.seconds
-    let wake = scheduler.wake(at: t, pageTurn: timer.nextTurn)
+    let wake = scheduler.wake(at: t, pageTurn: timer.nextTurn, lookChange: lookChange(at: now))
     return .wake(at: now.monotonic.adding(seconds: wake - t))
   }
 
@@ -182,16 +200,28 @@ public struct LiveLoop {
     scheduler.changed()
   }
 
+  /// Whether burn-in protection moves the frame on this display.
+  private var shifts: Bool { settings.shifts(fillsScreen: presenter.display.traits.fillsScreen) }
+
   /// The frame `scheduler` plans for `now`, drawn from one view of the board and presented.
-  private mutating func frame(at now: Moment) throws(DisplayError) {
+  /// `waiting`: when each waiting source tries again.
+  private mutating func frame(at now: Moment, reconnectAt waiting: [String: Instant]) throws(DisplayError) {
     let display = presenter.display
     // What reaches the screen besides the board: moved against burn-in, dimmed or blanked.
-    let offset =
-      settings.shifts(fillsScreen: display.traits.fillsScreen)
-      ? shift.offset(at: now.wall, width: display.size.width, height: display.size.height) : (0, 0)
+    let offset = shifts ? shift.offset(at: now.wall, width: display.size.width, height: display.size.height) : (0, 0)
     let look = FrameScheduler.Look(
       offset: .init(dx: offset.0, dy: offset.1), night: night.state(at: now.wall, zone: settings.zone),
       background: renderer.background)
+    // The frame on the screen is stale once a clock has left the span it holds for (its next
+    // change came, or the clock was stepped); else it goes stale at its next change, which the
+    // monotonic clock is told again each turn (a wall stepped within the span moves it).
+    if let shown {
+      if shown.holds(at: now, reconnectAt: waiting, journalError: diagnostics.journal?.lastError) {
+        scheduler.shown(until: shown.deadline(at: now)?.seconds)
+      } else {
+        scheduler.changed()
+      }
+    }
     guard let plan = scheduler.plan(at: now.monotonic.seconds, look: look) else {
       watch?.saw(night: look.night, frameAt: nil, board: store.state)
       return
@@ -199,16 +229,39 @@ public struct LiveLoop {
     // The morning's output goes on before its first frame (a DRM flip on a CRTC that is off is
     // refused); the night's goes off after its black frame.
     if plan.power == true { _ = display.setPower(true) }
+    let view = view(at: now)
     try renderer.render(
-      RenderRequest(view: view(at: now), plan: plan, look: look, reconnectAt: reconnectAt()),
-      diagnostics: &diagnostics, on: &presenter)
+      RenderRequest(view: view, plan: plan, look: look, reconnectAt: waiting), diagnostics: &diagnostics,
+      on: &presenter)
     if plan.power == false { scheduler.powered(off: display.setPower(false)) }
+    // What this frame shows holds until its texts' next change and the content's; a black
+    // frame for the night (or none drawn) shows nothing that turns with time.
+    if plan.draw && look.night != .blank {
+      var next = FrameModel.nextChange(view: view, reconnectAt: waiting)
+      next.board(projections.until)
+      let made = ShownFrame(
+        made: now, until: next, panelUntil: diagnostics.nextChange(after: now.monotonic), reconnectAt: waiting,
+        journalError: diagnostics.journal?.lastError)
+      shown = made
+      scheduler.shown(until: made.deadline(at: now)?.seconds)
+    } else {
+      shown = nil
+    }
     watch?.saw(night: look.night, frameAt: now.wall, board: store.state)
+  }
+
+  /// When the look may next change by itself, in seconds on the monotonic clock: the burn-in
+  /// move, the night's next minute; nil when neither can.
+  private func lookChange(at now: Moment) -> Double? {
+    var next = night.nextChange(after: now.wall, zone: settings.zone)
+    if shifts { next = NextChange.earlier(next, shift.nextMove(after: now.wall)) }
+    return next.map { now.monotonic.seconds + Double($0.millis - now.wall.millis) / 1000 }
   }
 
   /// One view of the board, whichever renders it: its content made again only when the board
   /// or the day changed (`ProjectionMemo`).
   private mutating func view(at now: Moment) -> BoardView {
+    views += 1
     let content = projections.content(
       state: store.state, version: store.version, at: now.board, zone: settings.zone,
       settings: ViewSettings(unit: settings.unit, activeSprint: settings.activeSprint, flowDays: settings.flowDays),

@@ -18,9 +18,10 @@ enum Snapshot {
     var scene = try Scene.load(o, resources: resources, board: screen.canvasSize)
     let load = try FiniteLoad.load(o, now: now, clock: clock)
     let zone = o.timeZone ?? .current
-    // The moment shown is `at`. With `--at`, everything is as of that moment: the ages, the
-    // staleness and the live dot's pulse, so the same `--at` gives the same pixels every time;
-    // without it, the ages and the staleness are real time.
+    // The moment shown is `at`. With `--at`, everything is as of that moment: the ages and the
+    // staleness, so the same `--at` gives the same pixels every time (nothing on the board turns
+    // with the second itself: the live dot does not pulse); without it, the ages and the
+    // staleness are real time.
     let frame = FrameModel(
       state: load.state, at: load.at, now: o.at ?? now, zone: zone, unit: o.unit, activeSprint: o.activeSprint,
       flowDays: o.flowDays, sprintZones: ZoneBook.read(for: load.state))

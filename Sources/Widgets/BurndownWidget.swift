@@ -32,12 +32,19 @@ public struct BurndownWidget: Widget {
   }
 
   public func model(_ frame: FrameModel) -> Model {
-    if let b = frame.burndown {
-      // Minutes are enough for the today line to move smoothly without redrawing every second.
-      let minutes = b.zone.secondsIntoDay(frame.at) / 60
-      return .sprint(b, todayFraction: Double(minutes) / 1440)
-    }
+    if let b = frame.burndown { return .sprint(b, todayFraction: Self.todayFraction(at: frame.at, zone: b.zone)) }
     return frame.flow.map(Model.flow) ?? .empty
+  }
+
+  /// How far through its day in `zone` `at` is (0…1), in whole minutes: enough for the today
+  /// line to move smoothly without redrawing every second.
+  public static func todayFraction(at: Instant, zone: Zone) -> Double {
+    Double(zone.secondsIntoDay(at) / 60) / 1440
+  }
+
+  /// When `todayFraction(at:zone:)` next reads differently: the next minute in `zone`.
+  public static func todayFractionChange(after at: Instant, zone: Zone) -> Instant {
+    zone.nextLocalBoundary(after: at, every: 60)
   }
 
   public func draw(_ m: Model, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {

@@ -1,21 +1,21 @@
 internal import Projections
 public import Raster
 
-/// One row per source: a status dot (live pulses gently), the name, its status and "12 s ago",
+/// One row per source: a status dot, the name, its status and "12 s ago",
 /// a reconnect countdown while waiting to retry, and under it the source's detail (a gap, what
 /// it cannot read, its last error). Where the rows are too tight for every detail, the sources
 /// that need attention keep theirs first.
 public struct ConnectionsWidget: Widget {
   public init() {}
 
+  /// The rows. The dot does not pulse: the dot, the word "live" and the age say a source is live,
+  /// and a wall's clock that board is not frozen; a pulse would redraw every board every second
+  /// (and make a snapshot depend on its second).
   public struct Model: Hashable, Sendable {
     public var rows: [SourceRow]
-    public var pulse: Bool
   }
 
-  public func model(_ frame: FrameModel) -> Model {
-    Model(rows: frame.sources, pulse: frame.sources.contains { $0.status == .live } && frame.pulse)
-  }
+  public func model(_ frame: FrameModel) -> Model { Model(rows: frame.sources) }
 
   public func draw(_ m: Model, in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
     let t = style.theme
@@ -35,14 +35,7 @@ public struct ConnectionsWidget: Widget {
       let line = Rect(x: content.minX, y: y, width: content.width, height: rows[i].line)
       let r = size * 0.32
       let dot = Point(line.minX + 1.8 * r, line.midY)
-      let color = dotColor(row.status, style)
-      if row.status == .live {
-        // The pulse: a soft halo every other second.
-        if m.pulse { canvas.fillCircle(center: dot, radius: r * 1.8, color.withAlpha(0.28)) }
-        canvas.fillCircle(center: dot, radius: r, color)
-      } else {
-        canvas.fillCircle(center: dot, radius: r, color)
-      }
+      canvas.fillCircle(center: dot, radius: r, dotColor(row.status, style))
       var status = row.status.rawValue
       if let c = row.countdown { status += ", \(c)" }
       // The status, then its age, then the word before the age are what may go, in that order

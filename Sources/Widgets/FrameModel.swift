@@ -14,8 +14,6 @@ public struct FrameModel: Sendable {
   public var recent: [RecentRow]
   /// When not nil, the banner's text: the board restored from its journal, or not connected.
   public var banner: String?
-  /// For `live` dots: which half of the two-second pulse we are in.
-  public var pulse: Bool
   /// The board's clock.
   public var at: Instant
 
@@ -61,15 +59,37 @@ public struct FrameModel: Sendable {
     sources = view.sources.map {
       SourceRow($0, now: now, at: at, zone: zone, reconnectAt: reconnectAt[$0.name])
     }
-    recent = state.recent.suffix(8).reversed().map { t in
+    recent = state.recent.suffix(Self.recentRows).reversed().map { t in
       RecentRow(
         featureId: state.shownId(FeatureKey(project: t.project, id: t.featureId)), title: t.title,
         to: StateLabel.of(t.to, project: t.project, in: state),
         age: Ages.when(t.at, at: at, zone: zone))
     }
     banner = view.banner.map { BannerText.line($0, now: now, zone: zone) }
-    pulse = (now.millis / 1000) % 2 == 0
     self.at = at
+  }
+
+  /// The most recent changes a frame holds.
+  public static let recentRows = 8
+
+  /// When the model `init(view:reconnectAt:)` makes would first read differently only because
+  /// time passed, on the board's clock and the wall's: the earliest of its texts' own next
+  /// changes, each computed beside its text — the header's clock and day, the today line, each
+  /// source's state, age and countdown, the recent changes' ages, the banner. What reads the
+  /// board rather than the clock (the content) is the `ProjectionMemo`'s to say (`until`). The
+  /// text board shows a part of the same texts.
+  public static func nextChange(view: BoardView, reconnectAt: [String: Instant] = [:]) -> NextChange {
+    let (c, state, at, now, zone) = (view.content, view.state, view.at, view.now, view.zone)
+    var next = NextChange(board: HeaderModel.nextChange(at: at, zone: zone))
+    if let b = c.burndown { next.board(BurndownWidget.todayFractionChange(after: at, zone: b.zone)) }
+    next.wall(SourceStatus.nextChange(state: state, now: now, staleAfter: view.settings.staleAfter))
+    for s in view.sources {
+      next.add(SourceRow.ageChange(s, now: now, at: at, zone: zone))
+      next.wall(SourceRow.countdownChange(reconnectAt: reconnectAt[s.name], now: now))
+    }
+    for t in state.recent.suffix(Self.recentRows) { next.board(Ages.nextWhenChange(t.at, at: at, zone: zone)) }
+    if let banner = view.banner { next.wall(BannerText.nextChange(banner, now: now, zone: zone)) }
+    return next
   }
 }
 
@@ -89,6 +109,19 @@ public enum BannerText {
     case .notConnected(let dataFrom, _): return "Not connected — " + (dataFrom.map(since) ?? "no data yet")
     case .noFeatures(let what): return "No features in " + what
     }
+  }
+
+  /// When `line(banner, now:zone:)` next reads differently: its data's time gains its date once
+  /// `now` is on a later day; nil when nothing in it turns with the clock.
+  public static func nextChange(_ banner: BoardBanner, now: Instant, zone: Zone) -> Instant? {
+    let shown: Instant?
+    switch banner {
+    case .restored(let from): shown = from
+    case .notConnected(let dataFrom, _): shown = dataFrom
+    case .noFeatures: shown = nil
+    }
+    guard let shown, zone.date(of: now) <= zone.date(of: shown) else { return nil }
+    return zone.nextLocalBoundary(after: now, every: 86_400)
   }
 }
 
@@ -142,6 +175,11 @@ public struct HeaderModel: Hashable, Sendable {
     let d = zone.date(of: at)
     day = "\(ClockText.weekdayName(d)) \(ClockText.dayMonth(d))"
   }
+
+  /// When the header made at `at` next reads differently by itself: its clock's next minute
+  /// (the day's line turns with one of them: a day starts on a minute, or on the zone's switch,
+  /// where the minute stops too). The rest is the content's.
+  public static func nextChange(at: Instant, zone: Zone) -> Instant { ClockText.hhmmChange(after: at, zone) }
 }
 
 extension HeaderModel {
@@ -223,9 +261,7 @@ public struct SourceRow: Hashable, Sendable {
     status = s.status
     needsAttention = s.needsAttention
     age = SourceRow.age(s, now: now, at: at, zone: zone)
-    if let r = reconnectAt, r > now {
-      countdown = "retry in \(Int(saturating: Double(r.millis - now.millis) / 1000, .up)) s"
-    }
+    countdown = SourceRow.countdown(reconnectAt: reconnectAt, now: now)
     if s.needsResync {
       detail = SourceRow.gapText(s.lastGap)
     } else {
@@ -241,6 +277,29 @@ public struct SourceRow: Hashable, Sendable {
     if let changed = s.lastChangeAt { return "updated " + Ages.when(changed, at: at, zone: zone) }
     if let heard = s.lastHeard { return "heard " + Ages.text(from: heard, to: now) }
     return "never heard"
+  }
+
+  /// When `age(s, now:at:zone:)` next reads differently, on the clock it reads: the board's for
+  /// the age of a change, the wall's for how long ago it was heard.
+  public static func ageChange(_ s: SourceStatus, now: Instant, at: Instant, zone: Zone) -> NextChange {
+    if let changed = s.lastChangeAt { return NextChange(board: Ages.nextWhenChange(changed, at: at, zone: zone)) }
+    if let heard = s.lastHeard { return NextChange(wall: Ages.nextChange(from: heard, to: now)) }
+    return .never
+  }
+
+  /// "retry in 4 s" while the source waits to try again at `reconnectAt`, counted in whole
+  /// seconds rounded up; nil once it is due or when it does not wait.
+  public static func countdown(reconnectAt: Instant?, now: Instant) -> String? {
+    guard let r = reconnectAt, r > now else { return nil }
+    return "retry in \(Int(saturating: Double(r.millis - now.millis) / 1000, .up)) s"
+  }
+
+  /// When `countdown(reconnectAt:now:)` next reads differently: the next whole second before
+  /// the retry, the last at the retry itself, when it goes; nil while it shows none.
+  public static func countdownChange(reconnectAt: Instant?, now: Instant) -> Instant? {
+    guard let r = reconnectAt, r > now else { return nil }
+    let seconds = (r.millis - now.millis + 999) / 1000
+    return Instant(millis: r.millis - (seconds - 1) * 1000)
   }
 
   /// A source's name without its scheme (`orchestra://`, `jsonl:`), for where room is short.
@@ -322,6 +381,21 @@ public enum Ages {
     return "\(s / 86_400) d ago"
   }
 
+  /// When `text(from: then, to: now)` next reads differently: the next whole second of the age
+  /// under a minute, the next whole minute under an hour, the next hour under a day, then the
+  /// next day. An age below zero reads "0 s ago" until its first second.
+  public static func nextChange(from then: Instant, to now: Instant) -> Instant {
+    let age = now.millis - then.millis
+    let unit: Int64
+    switch max(0, age / 1000) {
+    case ..<60: unit = 1000
+    case ..<3600: unit = 60_000
+    case ..<86_400: unit = 3_600_000
+    default: unit = 86_400_000
+    }
+    return Instant(millis: then.millis + (age < 0 ? unit : (age / unit + 1) * unit))
+  }
+
   /// The longest age said as an age; older is said by its date.
   public static let longestAge: Int64 = 7 * 86_400
 
@@ -335,6 +409,25 @@ public enum Ages {
     if s >= -60 && s < longestAge { return text(from: then, to: now) }
     let d = zone.date(of: then)
     return d.year == zone.date(of: now).year ? ClockText.dayMonth(d) : "\(ClockText.dayMonth(d)) \(d.year)"
+  }
+
+  /// When `when(then, at: now, zone:)` next reads differently: as an age, its next change or the
+  /// week's end, whichever is first; as a date, when `now` is a minute from it (it becomes an
+  /// age) or its year starts or ends (the date gains or loses its year); nil when it never does
+  /// (a date of an earlier year than `now`'s).
+  public static func nextWhenChange(_ then: Instant, at now: Instant, zone: Zone) -> Instant? {
+    let s = (now.millis - then.millis) / 1000
+    if s >= -60 && s < longestAge {
+      return min(nextChange(from: then, to: now), Instant(millis: then.millis + longestAge * 1000))
+    }
+    // A date from more than a minute after `now` becomes "0 s ago" at 60.999 s before it.
+    var next: Instant? = s < -60 ? Instant(millis: then.millis - 60_999) : nil
+    let (year, thenYear) = (zone.date(of: now).year, zone.date(of: then).year)
+    if thenYear >= year {
+      let turn = zone.startOfDay(CivilDate(year: thenYear == year ? year + 1 : thenYear, month: 1, day: 1))
+      next = NextChange.earlier(next, turn)
+    }
+    return next
   }
 }
 
@@ -352,6 +445,12 @@ public enum ClockText {
   public static func hhmm(_ t: Instant, _ zone: Zone) -> String {
     let s = zone.secondsIntoDay(t)
     return two(s / 3600) + ":" + two(s / 60 % 60)
+  }
+
+  /// When `hhmm(t, zone)` next reads differently: the next local minute, or the zone's
+  /// daylight-saving switch when that comes first.
+  public static func hhmmChange(after t: Instant, _ zone: Zone) -> Instant {
+    zone.nextLocalBoundary(after: t, every: 60)
   }
 
   public static func dayMonth(_ d: CivilDate) -> String { "\(d.day) \(months[d.month - 1])" }

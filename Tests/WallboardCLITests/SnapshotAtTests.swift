@@ -19,13 +19,13 @@ import WallboardCore
     return try Data(contentsOf: URL(fileURLWithPath: out))
   }
 
-  /// The simulated team's source is live: its dot pulses every other second, and its age counts.
+  /// The simulated team's source is live: its age and its staleness count from the moment shown.
   @Test func theSameMomentGivesTheSamePixelsWhenever() throws {
     let args = ["--source", "sim:seed=2", "--at", "2026-11-11T15:00:00Z"]
     let even = try snapshot(at: "2026-12-01T10:00:00Z", args)
     let odd = try snapshot(at: "2026-12-01T10:00:01Z", args)
     let later = try snapshot(at: "2026-12-02T18:30:07Z", args)
-    #expect(even == odd, "the live dot's halo follows the moment shown, not the wall clock's second")
+    #expect(even == odd, "the ages follow the moment shown, not the wall clock's second")
     #expect(even == later)
   }
 }
