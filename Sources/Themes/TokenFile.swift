@@ -71,8 +71,8 @@ struct TokenFile: Sendable {
   // The rules here are about Characters: a space, `#` or `=` followed by a combining mark is
   // another Character, none of these. In ASCII text (every bundled file) each byte is a
   // Character, so there they are applied to the bytes: walking Characters and string indices
-  // cost ten times more, and the themes are read before the first frame (a third of the start
-  // under emulation, where a Raspberry Pi's slower cores are measured).
+  // cost ten times more, and the shown theme, the palettes and the variants are read before the
+  // first frame (`run` reads the other themes after it), where a Raspberry Pi's slower cores wait.
 
   /// `contentLines` of an ASCII text, found in its bytes (as `TextLines.split` cuts and
   /// `trimmed` trims); nil when the text is not ASCII or not contiguous UTF-8.

@@ -4,6 +4,7 @@ internal import EventSources
 internal import Journal
 internal import Runtime
 internal import SourceKit
+internal import Themes
 internal import WallboardCore
 
 /// `wallboard run`, wired: the journal, the sources, the display and the scene the options name,
@@ -58,15 +59,11 @@ struct LiveRun {
     }
     let display = try openDisplay(options, environment, console)
     defer { display.close() }
-    var (drawing, reload) = try renderer(for: display, inbox: inbox)
-    watch.drawing(layout: WallIdentity.layoutDigest(options, display: display, environment: environment))
+    let (drawing, shown) = try renderer(for: display)
     loop = LiveLoop(
       store: store, renderer: drawing, display: display, rotation: options.rotate, settings: LiveSettings(options),
       clock: clock, start: clock.monotonic(), reconnectAt: { sources.reconnectAt },
       journalStatus: { writer?.status }, watch: watch)
-    let shell = RunShell(
-      inbox: inbox, clock: clock, stopped: { [stop] in stop.requested() != nil }, boardTime: boardTime,
-      reload: { reload?.check() })
     do throws(DisplayError) {
       // The first frame is what the journal kept (or an empty board, every source connecting),
       // drawn before any source reads a byte: a wall that restarts shows what it knew at once,
@@ -74,9 +71,16 @@ struct LiveRun {
       // Drawn as of the board's own last moment (a simulation's clock is not read before it runs).
       let first = LiveLoop.Moment(wall: clock.now(), monotonic: clock.monotonic(), board: store.clock ?? clock.now())
       guard case .wake = try loop!.turn(inputs: [], events: [], reload: nil, at: first) else { return }
-      sources.start(inbox: inbox)
-      try shell.run(&loop!)
     } catch { throw .displayLost(error) }
+    // What the first frame did not need is done now, before any source starts (none reads the
+    // screen watch's layout before then): the other themes, the reload watch, the layout digest.
+    var reload = try shown.map { s throws(CLIError) in try afterFirstFrame(s, inbox: inbox) }
+    watch.drawing(layout: WallIdentity.layoutDigest(options, display: display, environment: environment))
+    let shell = RunShell(
+      inbox: inbox, clock: clock, stopped: { [stop] in stop.requested() != nil }, boardTime: boardTime,
+      reload: { reload?.check() })
+    sources.start(inbox: inbox)
+    do throws(DisplayError) { try shell.run(&loop!) } catch { throw .displayLost(error) }
   }
 
   /// The journal the options name (by default, the sources' own), restored into `store` and
@@ -107,18 +111,40 @@ struct LiveRun {
         + (s.lastError.map { " — last error: \($0)" } ?? ""))
   }
 
-  /// The renderer for `display`: the pixel board with the scene the options name (and its
-  /// reload watch, which wakes `inbox` when a file changed), or the text board, which needs no
-  /// fonts, themes or layout.
-  private func renderer(for display: any Display, inbox: Inbox) throws(CLIError) -> (any Renderer, ReloadWatch?) {
+  /// The scene a pixel board started with: where it came from, and where its whole theme
+  /// catalog is handed over.
+  struct ShownScene {
+    let resources: Resources
+    let board: (width: Int, height: Int)
+    let wholeCatalog: CatalogHandoff
+  }
+
+  /// The renderer for `display`: the pixel board with the scene the options name, its catalog
+  /// holding the shown theme alone (`afterFirstFrame` brings the rest), or the text board, which
+  /// needs no fonts, themes or layout.
+  private func renderer(for display: any Display) throws(CLIError) -> (any Renderer, ShownScene?) {
     let traits = display.traits
     guard traits.drawsPixels else { return (TextBoardRenderer(), nil) }
     let resources = try Resources.locate(environment: environment)
     let screen = Screen(width: display.size.width, height: display.size.height, rotation: options.rotate)
-    let scene = try Scene.load(options, resources: resources, board: screen.canvasSize)
+    let handoff = CatalogHandoff()
+    let scene = try Scene.load(options, resources: resources, board: screen.canvasSize, wholeCatalog: handoff)
+    let shown = ShownScene(resources: resources, board: screen.canvasSize, wholeCatalog: handoff)
+    return (PixelRenderer(scene: scene, writesText: traits.writesText, clock: clock), shown)
+  }
+
+  /// What the pixel board needs after its first frame: the whole theme catalog, read and checked
+  /// as at start (a broken theme file ends the run with the same message, the first frame shown)
+  /// and handed to the scene for the theme keys; and the reload watch on the scene's files, which
+  /// wakes `inbox` when one changed.
+  private func afterFirstFrame(_ shown: ShownScene, inbox: Inbox) throws(CLIError) -> ReloadWatch {
+    // Watched first: a theme file changed while the catalog is read is reloaded, not missed.
     let watch = ReloadWatch(
-      options: options, resources: resources, board: scene.board, clock: clock, hangup: stop.takeHangup,
+      options: options, resources: shown.resources, board: shown.board, clock: clock, hangup: stop.takeHangup,
       wake: { [inbox] in inbox.wake() })
-    return (PixelRenderer(scene: scene, writesText: traits.writesText, clock: clock), watch)
+    do {
+      shown.wholeCatalog.catalog = try ThemeCatalog.load(directory: shown.resources.themes)
+    } catch { throw .badInput(error.description) }
+    return watch
   }
 }

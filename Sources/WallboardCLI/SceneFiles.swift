@@ -12,11 +12,22 @@ extension Scene {
   /// turned as the screen is), `--layout auto` (the default) picks the bundled layout for its
   /// shape (`LayoutIndex.automatic`), and a layout named that cannot show its text there is
   /// refused, with one that fits suggested; without it, `auto` is `wall` and nothing is checked.
+  ///
+  /// With a `wholeCatalog` handoff, only the shown theme's file is read and checked with the
+  /// palettes and variants (`ThemeCatalog.load(directory:only:)`); the caller loads the whole
+  /// catalog later and hands it over. A theme `ORDER` does not list is refused as without it.
   static func load(
-    _ o: Options, resources: Resources, board: (width: Int, height: Int)? = nil
+    _ o: Options, resources: Resources, board: (width: Int, height: Int)? = nil,
+    wholeCatalog: CatalogHandoff? = nil
   ) throws(CLIError) -> Scene {
     let catalog: ThemeCatalog
-    do { catalog = try ThemeCatalog.load(directory: resources.themes) } catch { throw .badInput(error.description) }
+    do {
+      if wholeCatalog != nil, let shown = try ThemeCatalog.load(directory: resources.themes, only: o.theme) {
+        catalog = shown
+      } else {
+        catalog = try ThemeCatalog.load(directory: resources.themes)
+      }
+    } catch { throw .badInput(error.description) }
     guard let themeIndex = catalog.themes.firstIndex(where: { $0.id == o.theme }) else {
       let ids = catalog.themes.map(\.id)
       throw .usage(
@@ -38,7 +49,8 @@ extension Scene {
     do { text = try TextRenderer(fontsDirectory: resources.fonts) } catch { throw .runtime("\(error)") }
     let scene = Scene(
       catalog: catalog, themeIndex: themeIndex, variantIndex: variantIndex,
-      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale, board: board)
+      renderer: BoardRenderer(layout: layout, painter: Painter(text: text)), scale: o.scale, board: board,
+      wholeCatalog: wholeCatalog)
     // The layout `auto` chose is shown whatever the screen: `auto` always draws something.
     if let board, o.layout != LayoutIndex.automaticName {
       do {
