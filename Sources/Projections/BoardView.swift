@@ -88,14 +88,23 @@ public struct BoardView {
   public let sources: [SourceStatus]
   /// What the board says across its top, if anything.
   public let banner: BoardBanner?
+  /// The board as it stands now: the content's state, with every input since (a source's
+  /// keep-alive, a connection change, a rejected line) that changes no projection and so made
+  /// no new content (`BoardStore.version`). The sources' rows and the banner are read from it.
+  public let state: BoardState
 
-  /// - Parameter restoredFrom: the board was restored from its journal and no source is live
-  ///   yet: when it last heard anything (`BoardStore.restoredFrom`).
-  public init(content: BoardContent, at: Instant, now: Instant, restoredFrom: Instant? = nil) {
+  /// - Parameters:
+  ///   - state: the board as it stands now, when inputs that change no projection came after
+  ///     the content was made (nil: the content's own).
+  ///   - restoredFrom: the board was restored from its journal and no source is live yet: when
+  ///     it last heard anything (`BoardStore.restoredFrom`).
+  public init(content: BoardContent, state: BoardState? = nil, at: Instant, now: Instant, restoredFrom: Instant? = nil)
+  {
     self.content = content
+    self.state = state ?? content.state
     self.at = at
     self.now = now
-    sources = SourceStatus.compute(state: content.state, now: now, staleAfter: content.settings.staleAfter)
+    sources = SourceStatus.compute(state: self.state, now: now, staleAfter: content.settings.staleAfter)
     banner = BoardBanner.of(sources: sources, restoredFrom: restoredFrom, unmatched: { content.unmatchedProjects })
   }
 
@@ -109,7 +118,6 @@ public struct BoardView {
       now: now, restoredFrom: restoredFrom)
   }
 
-  public var state: BoardState { content.state }
   public var zone: Zone { content.zone }
   public var settings: ViewSettings { content.settings }
 }

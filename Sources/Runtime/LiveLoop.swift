@@ -260,12 +260,13 @@ public struct LiveLoop {
 
   /// One view of the board, whichever renders it: its content made again only when the board
   /// or the day changed (`ProjectionMemo`).
-  private mutating func view(at now: Moment) -> BoardView {
+  mutating func view(at now: Moment) -> BoardView {
     views += 1
     let content = projections.content(
       state: store.state, version: store.version, at: now.board, zone: settings.zone,
       settings: ViewSettings(unit: settings.unit, activeSprint: settings.activeSprint, flowDays: settings.flowDays),
       sprintZones: zones.zones(for: store.state))
-    return BoardView(content: content, at: now.board, now: now.wall, restoredFrom: store.restoredFrom)
+    return BoardView(
+      content: content, state: store.state, at: now.board, now: now.wall, restoredFrom: store.restoredFrom)
   }
 }

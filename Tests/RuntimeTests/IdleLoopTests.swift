@@ -111,6 +111,23 @@ struct IdleLoopTests {
     #expect(view.sources.map(\.status) == [.stale])
   }
 
+  /// A source kept alive (a followed file's keep-alive every 5 s, a peer's heartbeat) changes no
+  /// projection, so the content is not made again; its row and the banner still read the board
+  /// as it stands, not as it stood when the content was made: live, not stale after 30 s.
+  @Test func aSourceKeptAliveStaysLiveThoughTheContentIsKept() throws {
+    var rig = try Rig()
+    _ = try rig.turn(rig.board(.live, changedAgo: 7200))
+    for second in 1...60 {
+      rig.clock.advance(by: 1)
+      let alive: [BoardInput] =
+        second % 5 == 0 ? [.connection(origin: "jsonl:a", status: .live, at: rig.now.wall, detail: nil)] : []
+      _ = try rig.turn(alive)
+    }
+    let view = rig.loop.view(at: rig.now)
+    #expect(view.sources.map(\.status) == [.live], "a minute of keep-alives")
+    #expect(view.banner == nil)
+  }
+
   @Test func theRetryCountdownCountsEverySecond() throws {
     var rig = try Rig(reconnectAt: Instant(seconds: 1_780_000_005))
     _ = try rig.turn([.connection(origin: "tcp:b", status: .reconnecting, at: rig.clock.now, detail: "refused")])
