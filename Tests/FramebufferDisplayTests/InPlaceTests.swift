@@ -43,7 +43,7 @@ struct InPlaceTests {
 
   @Test(
     "a frame is drawn in the hidden page, panned to, and each page shows what a canvas of its own would",
-    arguments: [1, 2])
+    arguments: [2])
   func framesDrawnInPlace(pages: Int) throws {
     let (w, h) = (40, 30)
     let device = xrgbDevice(w, h, pages: pages)
@@ -122,6 +122,14 @@ struct InPlaceTests {
     #expect(after.canvas.pixel(3, 3) == black, "a page with nothing to build on is cleared to the fill")
     #expect(
       fb.drawingBuffer(width: w, height: h, offset: (0, 0), fill: RGBA(r: 9, g: 9, b: 9))?.holdsLastFrame == false)
+  }
+
+  @Test("a single-buffered device lends nothing: a widget is never seen half drawn")
+  func aSingleBufferedDeviceLendsNothing() throws {
+    let device = xrgbDevice(40, 30, pages: 1)
+    let fb = try Framebuffer.open(syscalls: device.syscalls)
+    #expect(fb.lendsPages && !fb.isDoubleBuffered)
+    #expect(fb.drawingBuffer(width: 40, height: 30, offset: (0, 0), fill: RGBA(r: 0, g: 0, b: 0)) == nil)
   }
 
   @Test("a device whose pixels are not the canvas's lends nothing")
