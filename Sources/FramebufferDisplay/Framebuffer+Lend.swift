@@ -11,16 +11,13 @@ extension Framebuffer {
   /// Whether there is a hidden page to lend: double-buffered (panned to), not a file.
   var hasHiddenPage: Bool { isDoubleBuffered && varInfo != nil }
 
-  /// The page a frame drawn in place goes into: the hidden one.
-  var drawingPage: Int { hasHiddenPage ? 1 - visiblePage : visiblePage }
-
   /// The first byte of `page`.
   func pageAddress(_ page: Int) -> UnsafeMutableRawPointer { memory + baseOffset + page * height * lineLength }
 
   /// The visible screen, in pixels.
   var screenRect: IRect { IRect(x: 0, y: 0, width: width, height: height) }
 
-  /// A canvas over the hidden page the next frame goes into (`drawingPage`), `width` ×
+  /// A canvas over the hidden page the next frame goes into, `width` ×
   /// `height` with its top-left corner at `offset` on the screen; nil when the device's format
   /// is not the canvas's (`lendsPages`) or it has no hidden page.
   ///
@@ -41,7 +38,7 @@ extension Framebuffer {
     width w: Int, height h: Int, offset: (dx: Int, dy: Int), fill: RGBA
   ) -> (canvas: Canvas, holdsLastFrame: Bool)? {
     guard lendsPages, hasHiddenPage else { return nil }
-    let page = drawingPage
+    let page = 1 - visiblePage
     let look = LentPages.Look(width: w, height: h, dx: offset.dx, dy: offset.dy, fill: fill)
     let preparation = lent.lend(page: page, look: look, screen: screenRect)
     switch preparation {
@@ -60,26 +57,15 @@ extension Framebuffer {
     return (canvas, preparation != .whole)
   }
 
-  /// Shows `page`, into which a frame was drawn in place that changed `dirty` (screen
-  /// rectangles; nil: all of it): a pan to it when double-buffered, nothing more when it is
-  /// the page on screen. Should the pan fail, the page is copied whole onto the one on screen,
-  /// single-buffered from then on.
+  /// Shows the hidden `page`, into which a frame was drawn in place that changed `dirty` (screen
+  /// rectangles; nil: all of it), by a pan to it. Should the pan fail, the page is copied whole
+  /// onto the one on screen, single-buffered from then on (nothing is lent again).
   func show(lentPage page: Int, dirty: [IRect]?) {
     // The pages no longer hold what the copying path last wrote into them.
     for p in 0..<2 { pages.lose(page: p) }
-    guard page != visiblePage, var info = varInfo else {
+    if pan(to: page) {
       lent.shown(page: page, dirty: dirty)
-      return
-    }
-    waitForVSyncIfOffered()
-    info.yoffset = page * height
-    do {
-      try syscalls.panDisplay(fd, info)
-      varInfo = info
-      visiblePage = page
-      lent.shown(page: page, dirty: dirty)
-    } catch {
-      isDoubleBuffered = false
+    } else {
       copiedBytes += LentPages.copy(
         [screenRect], from: pageAddress(page), to: pageAddress(visiblePage), lineLength: lineLength, screen: screenRect)
       lent.shown(page: visiblePage, dirty: nil)

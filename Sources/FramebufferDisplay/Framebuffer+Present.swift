@@ -38,27 +38,35 @@ extension Framebuffer {
     let rows = pages.changed(dirty, canvas: canvas, height: h, overlap: overlap, offset: offset, fill: fill)
     defer { pages.finish(rows) }
     let edge = [UInt32](repeating: Canvas.pack(fill), count: w)
-    if isDoubleBuffered, var info = varInfo {
+    if isDoubleBuffered, varInfo != nil {
       let back = 1 - visiblePage
       write(
         canvas, rows: pages.toWrite(page: back, changed: rows, alternating: true), width: w, page: back, offset: offset,
         edge: edge)
-      waitForVSyncIfOffered()
-      info.yoffset = back * height
-      do {
-        try syscalls.panDisplay(fd, info)
-        varInfo = info
-        visiblePage = back
-        return
-      } catch {
-        // Single-buffered from now on: the visible page is written whole once, then as it changes.
-        isDoubleBuffered = false
-        pages.lose(page: visiblePage)
-      }
+      if pan(to: back) { return }
+      // Single-buffered from now on: the visible page is written whole once, then as it changes.
+      pages.lose(page: visiblePage)
     }
     write(
       canvas, rows: pages.toWrite(page: visiblePage, changed: rows, alternating: false), width: w, page: visiblePage,
       offset: offset, edge: edge)
+  }
+
+  /// Shows `page` by `FBIOPAN_DISPLAY`, after the vertical blank where the driver offers it.
+  /// False when the pan failed: the display is single-buffered from then on.
+  func pan(to page: Int) -> Bool {
+    guard var info = varInfo else { return false }
+    waitForVSyncIfOffered()
+    info.yoffset = page * height
+    do {
+      try syscalls.panDisplay(fd, info)
+      varInfo = info
+      visiblePage = page
+      return true
+    } catch {
+      isDoubleBuffered = false
+      return false
+    }
   }
 
   /// `FBIO_WAITFORVSYNC`, unless the driver has said it does not have it.

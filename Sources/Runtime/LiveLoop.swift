@@ -109,7 +109,7 @@ public struct LiveLoop {
     self.clock = clock
     self.reconnectAt = reconnectAt
     self.journalStatus = journalStatus
-    presenter = Presenter(display: display, rotation: rotation, background: renderer.background)
+    presenter = Presenter(display: display, rotation: rotation)
     let traits = display.traits
     scheduler = FrameScheduler(
       minimumInterval: traits.minimumFrameInterval, pollInterval: traits.eventPollInterval,
@@ -165,7 +165,7 @@ public struct LiveLoop {
       diagnostics.enabled.toggle()
       renderer.apply(.invalidate)
     case .resized:
-      presenter.resized(background: renderer.background)
+      presenter.resized()
       renderer.apply(.invalidate)
       scheduler.invalidate()
     case .redraw:

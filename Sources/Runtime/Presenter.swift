@@ -38,10 +38,7 @@ public struct Presenter {
   private enum Shown { case nothing, lentBoard, lentScreen, copied }
 
   /// The board is made at the first frame (`beginFrame`), in that frame's background.
-  ///
-  /// - Parameter background: not needed any more (the first frame's look has it); kept for the
-  ///   run loop, which passes its renderer's.
-  public init(display: any Display, rotation: Int, background: RGBA = RGBA(r: 0, g: 0, b: 0)) {
+  public init(display: any Display, rotation: Int) {
     self.display = display
     self.rotation = rotation
     board = Canvas(width: 1, height: 1)
@@ -63,8 +60,8 @@ public struct Presenter {
   }
 
   /// The display changed size: nothing kept, the next frame drawn whole, on a board made then
-  /// (`background` is that frame's look's).
-  public mutating func resized(background: RGBA) {
+  /// in that frame's background.
+  public mutating func resized() {
     board = Canvas(width: 1, height: 1)
     screenFrame = nil
     last = .nothing

@@ -53,16 +53,8 @@ struct Chromium {
   /// The name and major version (`Chromium 156` of `Chromium 156.0.8078.129 built on Debian…`).
   func version() -> String? {
     guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = ["--version"]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let output = capturedOutput(executable, ["--version"]) else { return nil }
+    let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
     let words = text.split(separator: " ")
     guard words.count >= 2, let major = words[1].split(separator: ".").first else { return nil }
     return "\(words[0]) \(major)"

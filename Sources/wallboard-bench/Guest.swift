@@ -103,17 +103,7 @@ enum Guest {
 
   /// Tests/VM/bench.sh's output (the figures file), its progress passed on to stderr; nil when it failed.
   static func boot(prefix: String, root: String) -> String? {
-    let script = Process()
-    script.executableURL = URL(fileURLWithPath: root + "/Tests/VM/bench.sh")
-    script.arguments = [prefix]
-    let out = Pipe()
-    script.standardOutput = out
-    script.standardError = FileHandle.standardError
-    guard (try? script.run()) != nil else { return nil }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    script.waitUntilExit()
-    guard script.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self)
+    capturedOutput(root + "/Tests/VM/bench.sh", [prefix], stderr: FileHandle.standardError)
   }
 
   /// `--guest-only --guest PREFIX`: the guest's figures alone (no host binary needed).

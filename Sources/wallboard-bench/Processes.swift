@@ -250,3 +250,19 @@ func spawnProcess(
   precondition(rc == 0, "cannot start \(executable): \(String(cString: strerror(rc)))")
   return pid
 }
+
+/// What `executable arguments` wrote on its standard output, once it exited with status 0; nil
+/// when it could not start or failed. Its standard error goes to `stderr` (nil: nowhere).
+func capturedOutput(_ executable: String, _ arguments: [String], stderr: FileHandle? = nil) -> String? {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: executable)
+  p.arguments = arguments
+  let out = Pipe()
+  p.standardOutput = out
+  p.standardError = stderr ?? FileHandle.nullDevice
+  guard (try? p.run()) != nil else { return nil }
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  guard p.terminationStatus == 0 else { return nil }
+  return String(decoding: data, as: UTF8.self)
+}

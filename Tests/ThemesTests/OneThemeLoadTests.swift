@@ -42,22 +42,22 @@ import Themes
     let file = dir.appendingPathComponent("dracula.theme")
     let text = try String(contentsOf: file, encoding: .utf8)
     try text.replacingOccurrences(of: "syntax", with: "syntex").write(to: file, atomically: true, encoding: .utf8)
-    var whole: ThemeLoadError?
-    do { _ = try ThemeCatalog.load(directory: dir.path) } catch { whole = error }
-    var one: ThemeLoadError?
-    do { _ = try ThemeCatalog.load(directory: dir.path, only: "dracula") } catch { one = error }
-    #expect(one != nil)
-    #expect(one?.description == whole?.description)
+    Self.expectTheSameError(loading: "dracula", from: dir.path)
   }
 
   @Test func theShownThemesMissingFileFailsAsTheWholeLoadDoes() throws {
     let dir = try Self.copiedThemes()
     defer { try? FileManager.default.removeItem(at: dir) }
     try FileManager.default.removeItem(at: dir.appendingPathComponent("dracula.theme"))
+    Self.expectTheSameError(loading: "dracula", from: dir.path)
+  }
+
+  /// Loading `theme` alone fails, and with the whole load's words.
+  static func expectTheSameError(loading theme: String, from dir: String) {
     var whole: ThemeLoadError?
-    do { _ = try ThemeCatalog.load(directory: dir.path) } catch { whole = error }
+    do { _ = try ThemeCatalog.load(directory: dir) } catch { whole = error }
     var one: ThemeLoadError?
-    do { _ = try ThemeCatalog.load(directory: dir.path, only: "dracula") } catch { one = error }
+    do { _ = try ThemeCatalog.load(directory: dir, only: theme) } catch { one = error }
     #expect(one != nil)
     #expect(one?.description == whole?.description)
   }
