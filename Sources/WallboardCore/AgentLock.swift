@@ -1,0 +1,26 @@
+/// An agent session's hold on a feature: a row of upstream's `session_locks` table
+/// (`~/.orchestra/db/global.db`: `feature_id, project_id, session_id, locked_at`). Its holder
+/// refreshes it; one not refreshed for `lifetime` has lapsed (the session went away holding it).
+public struct AgentLock: Hashable, Sendable {
+  /// The feature held, by (project, id).
+  public var feature: FeatureKey
+  /// The agent session holding it, as upstream names it.
+  public var session: String
+  /// When the lock was taken or last refreshed (the data's own time).
+  public var lockedAt: Instant
+
+  public init(feature: FeatureKey, session: String, lockedAt: Instant) {
+    self.feature = feature
+    self.session = session
+    self.lockedAt = lockedAt
+  }
+
+  /// How long a lock holds without being refreshed: upstream's 30 minutes.
+  public static let lifetimeMillis: Int64 = 30 * 60 * 1000
+
+  /// When the lock lapses unless refreshed.
+  public var lapsesAt: Instant { Instant(millis: lockedAt.millis + Self.lifetimeMillis) }
+
+  /// Whether the lock has lapsed at `t`.
+  public func lapsed(at t: Instant) -> Bool { t >= lapsesAt }
+}
