@@ -6,13 +6,18 @@ public struct AgentLock: Hashable, Sendable {
   public var feature: FeatureKey
   /// The agent session holding it, as upstream names it.
   public var session: String
-  /// When the lock was taken or last refreshed (the data's own time).
+  /// When the lock was taken or last refreshed (the data's own time: upstream's `locked_at`,
+  /// which its holder moves forward on each refresh).
   public var lockedAt: Instant
+  /// Since when this session has held the feature, as far as the board has seen: the earliest
+  /// `locked_at` of this holder's unbroken hold (the reducer keeps it across refreshes).
+  public var since: Instant
 
-  public init(feature: FeatureKey, session: String, lockedAt: Instant) {
+  public init(feature: FeatureKey, session: String, lockedAt: Instant, since: Instant? = nil) {
     self.feature = feature
     self.session = session
     self.lockedAt = lockedAt
+    self.since = since ?? lockedAt
   }
 
   /// How long a lock holds without being refreshed: upstream's 30 minutes.
