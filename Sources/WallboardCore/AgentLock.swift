@@ -29,3 +29,16 @@ public struct AgentLock: Hashable, Sendable {
   /// Whether the lock has lapsed at `t`.
   public func lapsed(at t: Instant) -> Bool { t >= lapsesAt }
 }
+
+extension AgentLock {
+  /// A `locked_at` as upstream writes it: SQLite's `datetime('now')` (`2026-11-02 09:00:00`,
+  /// UTC), or RFC 3339; nil for anything else.
+  public static func time(_ s: String) -> Instant? {
+    if let t = try? Instant(rfc3339: s) { return t }
+    let b = Array(s.utf8)
+    guard b.count == 19, b[10] == UInt8(ascii: " ") else { return nil }
+    var t = b
+    t[10] = UInt8(ascii: "T")
+    return try? Instant(rfc3339: t + [UInt8(ascii: "Z")])
+  }
+}
