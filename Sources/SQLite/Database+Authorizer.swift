@@ -81,6 +81,7 @@ extension Database {
 }
 
 extension SQLiteError {
-  /// The statement was refused by the connection's authorizer (`SQLITE_AUTH`).
-  public var isNotAuthorized: Bool { code == 23 }
+  /// The statement was refused by the connection's authorizer (`SQLITE_AUTH`; SQLite says
+  /// "not authorized" with `SQLITE_ERROR` for a refused table-valued function).
+  public var isNotAuthorized: Bool { code == 23 || message == "not authorized" }
 }
