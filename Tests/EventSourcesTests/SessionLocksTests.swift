@@ -144,6 +144,19 @@ struct SessionLocksTests {
     #expect(try SessionLocksReader(path: path).read() == nil)
     let follower = SessionLocksFollower(path: path, origin: "o", projects: nil)
     #expect(follower.look(at: Make.t("2026-11-20T00:00:00Z")) { nil }.isEmpty && follower.note == nil)
+    // A table without rows: said once, empty (it replaces whatever the origin said before).
+    let (_, other) = try Self.home()
+    let e = try GlobalDatabase.make(other)
+    defer { e.stop() }
+    let empty = SessionLocksFollower(path: other, origin: "o", projects: nil)
+    let first = empty.look(at: Make.t("2026-11-20T00:00:00Z")) { nil }
+    guard case .event(let said)? = first.first, first.count == 1 else {
+      Issue.record("\(first)")
+      return
+    }
+    #expect(said.body == .agentLocks([]))
+    try e.sql("INSERT INTO secrets VALUES ('x', 'y')")
+    #expect(empty.look(at: Make.t("2026-11-20T00:00:01Z")) { nil }.isEmpty)
     let missing = SessionLocksFollower(
       path: dir.url.appendingPathComponent("nothing/global.db").path, origin: "o", projects: nil)
     #expect(missing.look(at: Make.t("2026-11-20T00:00:00Z")) { nil }.isEmpty && missing.note == nil)
@@ -216,5 +229,30 @@ struct SessionLocksTests {
     try w.sql("DELETE FROM session_locks WHERE feature_id = 'F-1' AND project_id = 'web'")
     #expect(Self.wait(board, origin, ["web/F-2@s2"]))
     #expect(board.board().origins[origin]?.connection == .live)
+  }
+
+  @Test func aMarkdownWorkspaceFollowsTheLocksLiveToo() throws {
+    let (home, path) = try Self.home()
+    let ws = home.url.appendingPathComponent("team-ws").path
+    try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
+    let md = try MarkdownWriter(workspace: ws)
+    defer { md.stop() }
+    try md.project("web")
+    try md.feature(["id": "F-1", "title": "One", "status": "in-progress"])
+    let w = try GlobalDatabase.make(path)
+    defer { w.stop() }
+    let origin = "orchestra-md:\(ws)"
+    let source = OrchestraMarkdownSource(origin: origin, workspace: ws, globalDatabase: path, clock: .system)
+    source.locksInterval = 0.05
+    let board = LiveBoard()
+    source.start { board.put($0) }
+    defer { source.stop() }
+    #expect(board.wait(10) { $0.origins[origin]?.connection == .live })
+    #expect(board.board().agentLocks[origin] == nil, "no locks yet: nothing said")
+    try GlobalDatabase.lock(w, project: "web", feature: "F-1", session: "s1", at: "2026-11-19 23:40:00")
+    try GlobalDatabase.lock(w, project: "ops", feature: "F-1", session: "s9", at: "2026-11-19 23:40:00")
+    #expect(Self.wait(board, origin, ["web/F-1@s1"]))
+    try w.sql("DELETE FROM session_locks")
+    #expect(board.wait(10) { $0.agentLocks[origin] == nil })
   }
 }

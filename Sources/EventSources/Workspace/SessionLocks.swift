@@ -120,7 +120,7 @@ public final class SessionLocksReader {
 /// Follows the agent locks for one workspace source: on each look, the global database's
 /// `session_locks` read again when it changed (`PRAGMA data_version`; a file replaced, or read
 /// as a snapshot that changed, is opened again), and an `agents.locks` of the source's origin
-/// when the set it keeps changed. A missing database or table is no locks and no problem; one
+/// when the set it keeps changed (and at the first read of the table, even empty). A missing database or table is no locks and no problem; one
 /// that cannot be read is a `note` for the source's detail (naming the file) and leaves the
 /// locks as they were; bad rows are skipped, rejected once each and counted in the note.
 /// On the source's own thread only.
@@ -133,7 +133,13 @@ final class SessionLocksFollower {
   private var inode: UInt64 = 0
   private var dataVersion: Int64?
   /// The set last delivered (empty before any).
-  private(set) var delivered: [AgentLock] = []
+  var delivered: [AgentLock] { said ?? [] }
+  /// The set last delivered; nil before the first read of a `session_locks` table, which is
+  /// said even when empty (the source may follow a store another source of its origin followed
+  /// before, whose locks it replaces).
+  private var said: [AgentLock]?
+  /// The next set is said even when it is the one last said (the first read of a table).
+  private var mustSay = false
   /// The bad rows last said.
   private var skipped: [String] = []
   /// What the source's detail should add: why the locks cannot be read, or the rows skipped.
@@ -165,7 +171,9 @@ final class SessionLocksFollower {
       guard version != dataVersion else { return [] }
       var wanted = workspaceProjects()
       if let p = projects { wanted = wanted.map { $0.intersection(p) } ?? p }
-      let read = try reader!.read(projects: wanted) ?? SessionLocksReader.Read(locks: [], skipped: [], leftOut: 0)
+      let found = try reader!.read(projects: wanted)
+      let read = found ?? SessionLocksReader.Read(locks: [], skipped: [], leftOut: 0)
+      if found != nil, said == nil { mustSay = true }
       dataVersion = version
       var parts: [String] = []
       if !read.skipped.isEmpty {
@@ -187,12 +195,13 @@ final class SessionLocksFollower {
   /// `locked_at` (never after the read; the read when there is none).
   private func deliver(_ locks: [AgentLock], at now: Instant, skipped bad: [String]) -> [BoardInput] {
     var out: [BoardInput] = []
-    let said = Set(skipped)
-    for s in bad where !said.contains(s) { out.append(.rejected(origin: origin, at: now, reason: s)) }
+    let told = Set(skipped)
+    for s in bad where !told.contains(s) { out.append(.rejected(origin: origin, at: now, reason: s)) }
     skipped = bad
     let sorted = locks.sorted(by: AgentLock.inKeyOrder)
-    guard sorted != delivered else { return out }
-    delivered = sorted
+    guard sorted != delivered || mustSay else { return out }
+    mustSay = false
+    said = sorted
     let newest = sorted.map(\.lockedAt).max().map { min($0, now) } ?? now
     out.append(.event(Event(origin: origin, time: newest, receivedAt: now, body: .agentLocks(sorted))))
     return out
