@@ -20,15 +20,21 @@ public struct AgentRow: Hashable, Sendable {
 
 /// Which agent sessions hold which features.
 public enum Agents {
-  /// Every lock the sources read, one row per (feature, session) over every source (the newest
+  /// Every lock the sources read (but those on features the board's filter keeps off it, or of
+  /// projects it does not show), one row per (feature, session) over every source (the newest
   /// `lockedAt` of a pair two sources hold, the earliest `since`), each with its feature's title
   /// and status when the board holds it; held longest first (`since`, then feature and
   /// session). Reads no clock: which have lapsed is the frame's to say (`arranged(_:at:)`), so
   /// the list made once stays right as time passes.
   public static func compute(state: BoardState) -> [AgentRow] {
     var byPair: [PairKey: AgentLock] = [:]
+    let projects = Set(state.settings.filter.projects)
     for origin in state.agentLocks.keys.sorted() {
       for lock in state.agentLocks[origin] ?? [] {
+        // The board's filter: a lock on a feature it keeps off the board, or of a project it
+        // does not show, is not shown either.
+        if state.hidden[lock.feature] != nil { continue }
+        if !projects.isEmpty, !projects.contains(lock.feature.project) { continue }
         let key = PairKey(feature: lock.feature, session: lock.session)
         guard var seen = byPair[key] else {
           byPair[key] = lock

@@ -55,4 +55,21 @@ struct AgentsTests {
   @Test func noLocksNoRows() {
     #expect(Agents.compute(state: BoardState()).isEmpty)
   }
+
+  @Test func theBoardsFilterKeepsItsLocksOffToo() {
+    var settings = BoardSettings()
+    settings.filter = FeatureFilter(projects: ["web"], labels: ["team-a"])
+    var f = Make.feature("F-1", labels: ["team-b"], projectId: "web")
+    f.title = "Hidden"
+    var s = Make.state([Make.event("2026-11-02T08:00:00Z", .featureCreated(f))], from: BoardState(settings: settings))
+    Reducer.reduce(
+      into: &s,
+      Event(
+        origin: "o", time: Self.at(1),
+        body: .agentLocks([
+          Self.lock("F-1", "s1", 1), Self.lock("F-2", "s2", 1), Self.lock("F-3", "s3", 1, project: "ops"),
+        ])))
+    #expect(s.hiddenCount == 1)
+    #expect(Agents.compute(state: s).map(\.lock.session) == ["s2"])
+  }
 }
