@@ -212,7 +212,7 @@ let package = Package(
       dependencies: [
         "Posix",
         "EventSources", "SourceKit", "Projections", "WallboardCore", "Codec", "Wire", "TestSupport", "Clock",
-        "Transport", "QUIC",
+        "Transport", "QUIC", "SQLite",
       ],
       swiftSettings: strict),
     .testTarget(

@@ -69,6 +69,9 @@ extension ByteWriter {
     case .unknown(let topic):
       byte(11)
       string(topic)
+    case .agentLocks(let locks):
+      byte(12)
+      agentLocks(locks)
     }
   }
 
@@ -180,6 +183,8 @@ extension ByteReader {
       return .heartbeat
     case 11:
       do throws(CodecError) { return .unknown(topic: try string("topic")) } catch { throw error.within("unknown") }
+    case 12 where format >= 6:
+      do throws(CodecError) { return .agentLocks(try agentLocks("locks")) } catch { throw error.within("agentLocks") }
     case let tag:
       throw fail("tag", at: start, "unknown Event.Body tag \(tag)")
     }

@@ -33,6 +33,7 @@ extension ByteWriter {
     for t in s.recentBuffer { transition(t) }
     bool(s.lastEventTime != nil)
     if let v = s.lastEventTime { instant(v) }
+    dictionary(s.agentLocks) { $0.agentLocks($1) }
   }
 
   mutating func settings(_ s: BoardSettings) {
@@ -199,6 +200,11 @@ extension ByteReader {
     } catch { throw error.within("counters") }
     s.recentBuffer = try array("recentBuffer", minBytesEach: 5) { (r) throws(CodecError) in try r.transition() }
     s.lastEventTime = try bool("hasLastEventTime") ? try instant("lastEventTime") : nil
+    if format >= 6 {
+      s.agentLocks = try dictionary("agentLocks", minValueBytes: 1) { (r) throws(CodecError) in
+        try r.agentLocks("")
+      }
+    }
     if format < 2 {
       // Format 1 keyed by id alone, and ids were unique on the board: each takes the project of
       // the feature (shown or hidden) it keyed.

@@ -3,7 +3,7 @@ public import WallboardCore
 /// The board's binary codec: every `BoardInput` and a whole `BoardState`, both ways, exactly
 /// (`decodeState(encode(s)) == s`), for the journal.
 ///
-/// Format (version 4; versions 1 to 3 are read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
+/// Format (version 6; versions 1 to 5 are read too). A blob is the version byte, then one value. Numbers are LEB128 varints,
 /// signed ones zig-zagged; doubles are eight bytes little-endian (their bit pattern); strings are
 /// a byte count and UTF-8; an optional field is a bit in its struct's leading flags varint, a
 /// "set to nil" optional (`FeaturePatch.priority`, `SprintPatch.goal`) two bits (0 not
@@ -42,7 +42,10 @@ public enum BoardCodec {
   /// Version 5 adds the `relayed` input (tag 5: the wall's origin, the stream position, then the
   /// input it carries, which is never itself relayed) and an origin's relay position (flag bit
   /// 13).
-  public static let version: UInt8 = 5
+  /// Version 6 adds the `agents.locks` body (tag 12: its locks) and, after everything else in a
+  /// state, `agentLocks` (a dictionary by origin of lock lists, each at most
+  /// `AgentLock.maxPerSource`); older blobs have no locks.
+  public static let version: UInt8 = 6
   /// The format versions this build decodes.
   public static let readable: ClosedRange<UInt8> = 1...version
   /// The longest string a blob may hold, in bytes of UTF-8: the decoder refuses a longer one.

@@ -477,6 +477,7 @@ extension Event.Body {
     case .sprintClosed: "sprint.closed"
     case .boardSnapshot: "board.snapshot"
     case .heartbeat: "heartbeat"
+    case .agentLocks: "agents.locks"
     case .unknown(let t): t
     }
   }

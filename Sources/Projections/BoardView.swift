@@ -62,6 +62,19 @@ public final class BoardContent {
     state: state, scope: scope, sprint: sprint, at: at, zone: zone, days: settings.flowDays)
   public private(set) lazy var tallies = Tally.compute(state: state, scope: scope)
   public private(set) lazy var progress = Progress.compute(state: state, scope: scope)
+  /// Unfinished features waiting on features that are not done, over the whole board.
+  public private(set) lazy var blocked = Blocked.compute(state: state)
+  /// Features in rework (`needs-edits`), over the whole board.
+  public private(set) lazy var rework = Blocked.rework(state: state)
+  /// Features in active work, oldest first, over the whole board.
+  public private(set) lazy var aging = Aging.compute(state: state)
+  /// The team's cycle time over the last `CycleTime.defaultWindowDays` days.
+  public private(set) lazy var cycleTime = Aging.cycleTime(state: state, at: at, zone: zone)
+  /// When the sprint (or, without one, how much of the backlog) will finish.
+  public private(set) lazy var forecast = Forecast.compute(
+    state: state, sprint: sprint, scope: scope, at: at, zone: zone)
+  /// The agent sessions' locks.
+  public private(set) lazy var agents = Agents.compute(state: state)
   /// The projects of the scope's features, sorted.
   public private(set) lazy var projects = Set(scope.features.compactMap(\.projectId)).sorted()
   /// "project nosuch" (or "projects a, b") when the filter names projects and the sources hold

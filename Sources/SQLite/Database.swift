@@ -54,6 +54,8 @@ public final class Database {
   /// How many virtual-machine steps pass between two looks at the deadline.
   static let progressSteps: Int32 = 1000
   private var progressHandlerInstalled = false
+  /// The authorizer's function, kept alive while SQLite holds it (`setAuthorizer`).
+  var authorizer: AuthorizerBox?
   /// When the call running now must end; nil outside a call, or without `statementTimeout`.
   var deadline: ContinuousClock.Instant?
   private var pastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
@@ -95,6 +97,7 @@ public final class Database {
   }
 
   deinit {
+    if authorizer != nil { sqlite3_set_authorizer(handle, nil, nil) }
     if progressHandlerInstalled { sqlite3_progress_handler(handle, 0, nil, nil) }
     sqlite3_close_v2(handle)
   }

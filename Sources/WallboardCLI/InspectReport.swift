@@ -57,6 +57,8 @@ public enum InspectReport {
         ("banner", str(view.banner.map { BannerText.line($0, now: view.now, zone: zone) })),
         ("filter", filterJSON(state)),
         ("declared_sprints", declaredJSON(state, at: at, zone: zone, sprintZones: c.sprintZones)),
+        // Issue 26: the agents' locks (see `agentsJSON`).
+        ("agents", agentsJSON(c.agents, at: at)),
       ]))
   }
 
@@ -232,5 +234,29 @@ public enum InspectReport {
         ("per_day", .number((f.throughputPerDay * 100).rounded() / 100)),
         ("history_from", f.historyFrom.map { .string($0.rfc3339) } ?? .null),
       ]))
+  }
+}
+
+// MARK: - Agents at work (issue 26)
+
+extension InspectReport {
+  /// `agents`: each agent session's lock, held ones first (longest held first), then the lapsed
+  /// ones, as of `at`: `{feature_id, project, title, session_id, since, locked_at, lapses_at,
+  /// lapsed}`.
+  static func agentsJSON(_ rows: [AgentRow], at: Instant) -> JSONValue {
+    .array(
+      Agents.arranged(rows, at: at).map { r in
+        .object(
+          JSONObject([
+            ("feature_id", .string(r.lock.feature.id)),
+            ("project", r.lock.feature.projectId.map(JSONValue.string) ?? .null),
+            ("title", r.title.map(JSONValue.string) ?? .null),
+            ("session_id", .string(r.lock.session)),
+            ("since", .string(r.lock.since.rfc3339)),
+            ("locked_at", .string(r.lock.lockedAt.rfc3339)),
+            ("lapses_at", .string(r.lock.lapsesAt.rfc3339)),
+            ("lapsed", .bool(r.lapsed(at: at))),
+          ]))
+      })
   }
 }

@@ -106,6 +106,9 @@ extension BoardState {
       return applySnapshot(snapshot, event: event)
     case .heartbeat:
       return .applied
+    case .agentLocks(let locks):
+      takeLocks(locks, from: event.origin)
+      return .applied
     case .unknown:
       return .ignored(nil)
     }

@@ -3,7 +3,7 @@
 extension BoardState {
   /// This board without what the origins outside `running` contributed (their features and
   /// those features' history, hidden ones, sprints, workflows, the active sprint they named,
-  /// recent changes and their own record); nil when every origin on it is running. Members of a
+  /// recent changes, agents' locks and their own record); nil when every origin on it is running. Members of a
   /// sprint that goes are recorded at `time` as no longer in it, so the history the burndown
   /// reads agrees with the sprints that are left.
   ///
@@ -47,6 +47,7 @@ extension BoardState {
     if !dropped.isEmpty {
       recentBuffer.removeAll { dropped.contains(FeatureKey(project: $0.project, id: $0.featureId)) }
     }
+    agentLocks[origin] = nil
     origins[origin] = nil
   }
 }

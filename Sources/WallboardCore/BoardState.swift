@@ -40,6 +40,9 @@ public struct BoardState: Hashable, Sendable {
   package var recentBuffer: [Transition] = []
   /// The time of the latest event applied.
   public package(set) var lastEventTime: Instant?
+  /// The agent sessions' locks on features (`AgentLock`), by the origin that read them: each
+  /// source's set replaces its own (`agents.locks`).
+  public package(set) var agentLocks: [String: [AgentLock]] = [:]
 
   public init(settings: BoardSettings = BoardSettings()) { self.settings = settings }
 

@@ -118,8 +118,9 @@ public struct BoardStore: Sendable {
   public enum AsOf: Sendable {
     /// Every one: a file, whose every line is something that happened at its time.
     case everyEvent
-    /// The changes, not a `board.snapshot`: a live source's snapshot is its view as it is read,
-    /// dated then, with the history (an audit trail) the projections read as of the moment.
+    /// The changes, not a `board.snapshot` nor an `agents.locks`: a live source's snapshot is its
+    /// view as it is read, dated then, with the history (an audit trail) the projections read as
+    /// of the moment; its locks are the set it reads now, each lapsed or not at the moment.
     case changes
     /// None: the source cut itself to the moment (the simulation, a replayed journal).
     case none
@@ -127,7 +128,11 @@ public struct BoardStore: Sendable {
     func setsAside(_ body: Event.Body) -> Bool {
       switch self {
       case .everyEvent: true
-      case .changes: if case .boardSnapshot = body { false } else { true }
+      case .changes:
+        switch body {
+        case .boardSnapshot, .agentLocks: false
+        default: true
+        }
       case .none: false
       }
     }

@@ -42,6 +42,9 @@ public struct Event: Hashable, Sendable {
     case sprintClosed(id: String, closedAt: Instant?)
     case boardSnapshot(BoardSnapshot)
     case heartbeat
+    /// `agents.locks`: every agent session's lock the source reads now (upstream's
+    /// `session_locks`), replacing the set this origin said before (`BoardState.agentLocks`).
+    case agentLocks([AgentLock])
     /// A topic this version does not know: counted and ignored.
     case unknown(topic: String)
   }
@@ -50,7 +53,7 @@ public struct Event: Hashable, Sendable {
   public static let topics = [
     "feature.created", "feature.updated", "feature.deleted", "workflow.transitioned",
     "workflow.defined", "sprint.created", "sprint.started", "sprint.scope_changed",
-    "sprint.closed", "board.snapshot", "heartbeat",
+    "sprint.closed", "board.snapshot", "heartbeat", "agents.locks",
   ]
 }
 

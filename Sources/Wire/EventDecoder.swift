@@ -22,6 +22,8 @@ public struct EventLimits: Hashable, Sendable {
   /// Points, and numeric estimates: 0…`maxPoints` (at most `Feature.maxPoints`, which the
   /// board applies whatever decoded them).
   public var maxPoints = Feature.maxPoints
+  /// Locks of one `agents.locks` (at most `AgentLock.maxPerSource`, which the board keeps).
+  public var maxAgentLocks = AgentLock.maxPerSource
 
   public init() {}
 }
@@ -130,6 +132,7 @@ public struct EventDecoder: Sendable {
       return .sprintClosed(id: try p.requiredId("id"), closedAt: try p.instant("closed_at"))
     case "board.snapshot": return .boardSnapshot(try snapshot(p))
     case "heartbeat": return .heartbeat
+    case "agents.locks": return .agentLocks(try agentLocks(p))
     default: return .unknown(topic: topic)
     }
   }

@@ -219,6 +219,13 @@ struct TopicTests {
     ),
     ("board.snapshot", #"{"features":[],"sprints":[]}"#, .boardSnapshot(BoardSnapshot())),
     ("heartbeat", "{}", .heartbeat),
+    (
+      "agents.locks",
+      #"{"locks":[{"feature_id":"F-1","project_id":"web","session_id":"s1","locked_at":"2026-11-02 09:00:00"}]}"#,
+      .agentLocks([
+        AgentLock(feature: FeatureKey(project: "web", id: "F-1"), session: "s1", lockedAt: t("2026-11-02T09:00:00Z"))
+      ])
+    ),
   ]
 
   @Test("each topic decodes to its body", arguments: cases)

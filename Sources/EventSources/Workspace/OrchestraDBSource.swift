@@ -48,6 +48,8 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
 
   /// What the follower holds between looks; on the driver's thread only.
   private var following: Following?
+  /// The agents' locks of the global database (`SessionLocksFollower`); on the driver's thread.
+  private lazy var locks = SessionLocksFollower(path: workflows.globalDatabase, origin: origin, projects: projects)
   /// Why the source is down, while it is (said once, not at every look).
   private var lastDown: String?
 
@@ -96,7 +98,11 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
     /// Rows past `OrchestraDatabase.maxFeatures` at the last full read, not shown.
     var leftOut = 0
     /// The live detail: the rows that cannot be read now, those left out, then the store.
-    var detail: String { OrchestraDBSource.detail(base, unreadable: unreadable, leftOut: leftOut) }
+    var detail: String {
+      OrchestraDBSource.noted(OrchestraDBSource.detail(base, unreadable: unreadable, leftOut: leftOut), locksNote)
+    }
+    /// What the agents' locks add to the detail (`SessionLocksFollower.note`).
+    var locksNote: String?
     /// Features this source has delivered and not deleted: only those get a `feature.deleted`.
     var known: Set<FeatureKey>
     var inode: UInt64
@@ -150,6 +156,7 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
       } else {
         try poll(&following!, deliver)
       }
+      lookAtLocks(deliver)
       return [.looked(.read(next: pollInterval))]
     } catch {
       if error.isBusy {
@@ -161,6 +168,24 @@ public final class OrchestraDBSource: LiveEventSource, MachineShell, @unchecked 
         return failed(.reconnecting, error.description)
       }
     }
+  }
+
+  /// The agents' locks, read again when the global database changed: delivered when the set
+  /// changed, and the detail said again at once when what it says of them changed.
+  private func lookAtLocks(_ deliver: @escaping @Sendable (BoardInput) -> Void) {
+    guard var f = following else { return }
+    let now = clock.now()
+    for input in locks.look(at: now, workspaceProjects: { Set(f.known.map(\.project)) }) { deliver(input) }
+    guard locks.note != f.locksNote else { return }
+    f.locksNote = locks.note
+    following = f
+    deliver(.connection(origin: origin, status: .live, at: now, detail: f.detail))
+  }
+
+  /// A detail and, after it, a note (nil: the detail alone).
+  static func noted(_ detail: String, _ note: String?) -> String {
+    guard let note else { return detail }
+    return detail.isEmpty ? note : "\(detail) · \(note)"
   }
 
   /// Nothing to wait on but time and a hint: the driver waits.

@@ -72,6 +72,11 @@ public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unch
   private var lookedAt = Instant(millis: 0)
   /// The waiter reported a change since the last look.
   private var changed = true
+  /// The agents' locks of the global database (`SessionLocksFollower`), looked at every
+  /// `locksInterval` seconds while the tree is followed; on the driver's thread.
+  private lazy var locks = SessionLocksFollower(path: globalDatabase, origin: origin, projects: projects)
+  /// How often the global database's locks are looked at (a `data_version` when nothing changed).
+  public var locksInterval = 1.0
 
   /// - Parameters:
   ///   - projects: only these projects' features (nil: every project).
@@ -178,6 +183,16 @@ public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unch
       // A file that became unreadable, or readable again (or the variant): said at once.
       if detail(follower!, variant) != said { aliveAt = Instant(millis: 0) }
     }
+    if follower != nil {
+      let noted = locks.note
+      for input in locks.look(
+        at: clock.now(),
+        workspaceProjects: {
+          WorkspaceLocation.Store.markdown(self.tree.root).projects.map(Set.init)
+        })
+      { deliver(input) }
+      if locks.note != noted { aliveAt = Instant(millis: 0) }
+    }
     if let f = follower, now.millis - aliveAt.millis >= Int64(aliveInterval * 1000) {
       said = detail(f, variant)
       deliver(.connection(origin: origin, status: .live, at: clock.now(), detail: said))
@@ -185,6 +200,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unch
     }
     var until = min(aliveAt.millis + Int64(aliveInterval * 1000), lookedAt.millis + Int64(safetyInterval * 1000))
     if let retry = follower?.nextRetry { until = min(until, retry.millis) }
+    if follower != nil, globalDatabase != nil { until = min(until, now.millis + Int64(locksInterval * 1000)) }
     return [.looked(.read(next: max(0.01, Double(until - monotonic().millis) / 1000)))]
   }
 
@@ -265,7 +281,7 @@ public final class OrchestraMarkdownSource: LiveEventSource, MachineShell, @unch
 
   /// The live detail: the tree, and first the feature files that cannot be read now.
   private func detail(_ f: MarkdownFollower, _ variant: MarkdownWorkspace.Variant) -> String {
-    tree.detail(variant, unreadable: Array(f.unreadable.values), leftOut: leftOut)
+    OrchestraDBSource.noted(tree.detail(variant, unreadable: Array(f.unreadable.values), leftOut: leftOut), locks.note)
   }
 
   /// Feature files past the cap at the last listing (the run thread's own).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# usage: make.sh N COMMIT EXTRA (EXTRA: before-v4.swift, v4.swift or v5.swift; COMMIT "." is the
+# usage: make.sh N COMMIT EXTRA (EXTRA: before-v4.swift, v4.swift, v5.swift or v6.swift; COMMIT "." is the
 # working tree); see Tests/Fixtures/README.md
 set -e
 n=$1; c=$2; extra=$3
