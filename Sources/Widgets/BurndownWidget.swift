@@ -23,8 +23,9 @@ public struct BurndownWidget: Widget {
   /// redraws the slot and an unchanged one is skipped like any other widget.
   public enum Model: Hashable, Sendable {
     /// The sprint's chart; `todayFraction`: how far through today `at` is (0…1), for the today
-    /// line and the lines' ends.
-    case sprint(Burndown, todayFraction: Double)
+    /// line and the lines' ends; `forecast`: when the rest will be done (`Forecast`), drawn as
+    /// a cone past today on the burndown.
+    case sprint(Burndown, todayFraction: Double, forecast: Forecast.Outcome? = nil)
     /// No sprint is active: the cumulative flow and throughput.
     case flow(Flow)
     /// Neither: nothing to chart yet.
@@ -32,7 +33,11 @@ public struct BurndownWidget: Widget {
   }
 
   public func model(_ frame: FrameModel) -> Model {
-    if let b = frame.burndown { return .sprint(b, todayFraction: Self.todayFraction(at: frame.at, zone: b.zone)) }
+    if let b = frame.burndown {
+      return .sprint(
+        b, todayFraction: Self.todayFraction(at: frame.at, zone: b.zone),
+        forecast: mode == .burndown ? frame.forecast : nil)
+    }
     return frame.flow.map(Model.flow) ?? .empty
   }
 
@@ -53,13 +58,15 @@ public struct BurndownWidget: Widget {
     let name = mode == .burndown ? "Burndown" : "Burnup"
     let b: Burndown
     let todayFraction: Double
+    var forecast: Forecast.Outcome?
     switch m {
     case .flow(let f):
       FlowWidget().draw(f, in: rect, style: style, painter: &painter, canvas: &canvas)
       return
-    case .sprint(let burndown, let fraction) where !burndown.days.isEmpty:
+    case .sprint(let burndown, let fraction, let outcome) where !burndown.days.isEmpty:
       b = burndown
       todayFraction = fraction
+      forecast = outcome
     case .sprint, .empty:
       let content = Card.draw(title: name, in: rect, style: style, painter: &painter, canvas: &canvas)
       painter.draw(
@@ -142,6 +149,11 @@ public struct BurndownWidget: Widget {
     if b.todayIndex != nil {
       canvas.line(
         from: Point(endX, plot.minY), to: Point(endX, plot.maxY), width: style.u(2), t.fgBright.withAlpha(0.7))
+    }
+
+    if let forecast, let today = b.todayIndex, let now = b.remaining.compactMap({ $0 }).last {
+      ForecastCone(outcome: forecast, remaining: now, from: endX, today: today).draw(
+        b, plot: plot, x: x(day:), y: y, style: style, painter: &painter, canvas: &canvas)
     }
 
     // Date axis: as many day labels as fit.

@@ -1,8 +1,8 @@
 internal import Glyphs
 public import Raster
 
-/// Sprint name and goal, dates and working days left, and the filter when set on the left; the
-/// clock on the right.
+/// Sprint name and goal, dates and working days left, the sources in one line
+/// (`ConnectionsLine`), and the filter when set on the left; the clock on the right.
 public struct HeaderWidget: Widget {
   public init() {}
 
@@ -56,6 +56,17 @@ public struct HeaderWidget: Widget {
     } else {
       // One line of room: the days left matter more on a wall than the dates.
       lines = [m.daysLeft]
+    }
+    // The sources' line after the facts (on their line when it is the only one): a wall says
+    // whether it is connected before its filter and goal.
+    if let c = m.connections, room >= 1 {
+      if room > lines.count {
+        lines.append(painter.firstFitting(c.forms, width: left.width, size: lineSize))
+      } else {
+        let joined = lines.flatMap { l in c.forms.map { "\(l)  ·  \($0)" } }
+        let days = m.daysLeft.isEmpty ? [] : c.forms.map { "\(m.daysLeft)  ·  \($0)" }
+        lines = [painter.firstFitting(joined + days + c.forms, width: left.width, size: lineSize)]
+      }
     }
     // The filter before the goal: a wall showing part of the team says so first.
     if !m.scope.isEmpty, room > lines.count { lines.append(m.scope) }
