@@ -6,11 +6,12 @@ public import WallboardCore
 public struct AttentionRow: Hashable, Sendable {
   /// What kind of trouble, most urgent first.
   public enum Kind: Int, Hashable, Sendable, CaseIterable {
-    case blocked, lapsed, aging, rework
+    case source, blocked, lapsed, aging, rework
 
     /// The word every row of the kind starts with.
     public var marker: String {
       switch self {
+      case .source: "source"
       case .blocked: "blocked"
       case .lapsed: "lapsed"
       case .aging: "aging"
@@ -20,11 +21,12 @@ public struct AttentionRow: Hashable, Sendable {
   }
 
   public var kind: Kind
-  /// The feature's id as shown (`BoardState.shownId`).
+  /// The feature's id as shown (`BoardState.shownId`); for a source, its name without scheme.
   public var featureId: String
   /// The feature's title ("" when the board does not hold it).
   public var title: String
-  /// "waits on FEAT-X", "back 2×", "12 d in progress", "lock lapsed 40 min ago".
+  /// "waits on FEAT-X", "back 2×", "12 d in progress", "lock lapsed 40 min ago"; for a source,
+  /// what it cannot read (its detail).
   public var detail: String
 
   public init(kind: Kind, featureId: String, title: String, detail: String) {
@@ -47,7 +49,8 @@ public struct AttentionRow: Hashable, Sendable {
   public var line: String { "\(kind.marker)  \(FeatureName.text(id: featureId, title: title)): \(detail)" }
 }
 
-/// What the Attention panel shows: blocked work, lapsed agent locks, work in progress past the
+/// What the Attention panel shows: sources that cannot read something (what the connections
+/// panel said under their row), blocked work, lapsed agent locks, work in progress past the
 /// team's P85 cycle time and work in rework, most urgent first.
 public struct AttentionModel: Hashable, Sendable {
   public var rows: [AttentionRow]
@@ -57,9 +60,13 @@ public struct AttentionModel: Hashable, Sendable {
   /// Made from the content's lists, ages read at `at` (the board's clock).
   public init(
     blocked: [BlockedItem], rework: [ReworkItem], aging: [AgingItem], cycleTime: CycleTime, agents: [AgentRow],
-    state: BoardState, at: Instant
+    sources: [SourceRow] = [], state: BoardState, at: Instant
   ) {
     var rows: [AttentionRow] = []
+    for s in sources where s.needsAttention {
+      guard let detail = s.detail else { continue }
+      rows.append(AttentionRow(kind: .source, featureId: SourceRow.withoutScheme(s.name), title: "", detail: detail))
+    }
     for b in blocked {
       rows.append(
         AttentionRow(

@@ -2,7 +2,7 @@ internal import Glyphs
 public import Raster
 
 /// What needs a look (`AttentionModel`): a card titled "Attention" with the counts per kind,
-/// one row per item — a marker word ("blocked", "lapsed", "aging", "rework") beside a bar in
+/// one row per item — a marker word ("source", "blocked", "lapsed", "aging", "rework") beside a bar in
 /// its colour, the feature's title and id, what is wrong — most urgent first, and "+3 more"
 /// when the rows do not all fit; "Nothing needs attention" when empty.
 public struct AttentionWidget: Widget {
@@ -25,13 +25,21 @@ public struct AttentionWidget: Widget {
         size: size, color: ink, background: t.bg, canvas: &canvas)
       return
     }
-    let fit = Swift.max(1, Int(saturating: (content.height + 1) / rowH, .down))
-    let shown = m.rows.count <= fit ? m.rows.count : Swift.max(0, fit - 1)
+    // A source's row takes two lines: its name, then what it cannot read under it.
+    func height(_ r: AttentionRow) -> Double { r.kind == .source ? rowH * 1.8 : rowH }
+    var shown = 0
+    var used = 0.0
+    for (i, r) in m.rows.enumerated() {
+      let more = i + 1 < m.rows.count ? rowH : 0
+      guard used + height(r) + more <= content.height + 1 else { break }
+      used += height(r)
+      shown += 1
+    }
     let markerW =
       AttentionRow.Kind.allCases.map { painter.width($0.marker, size: size, bold: true) }.max() ?? 0
     let bar = style.u(6)
-    for (i, row) in m.rows.prefix(shown).enumerated() {
-      let y = content.minY + Double(i) * rowH
+    var y = content.minY
+    for row in m.rows.prefix(shown) {
       canvas.fill(
         Rect(x: content.minX, y: y + rowH * 0.2, width: bar, height: rowH * 0.6), Self.color(row.kind, style))
       let markerX = content.minX + bar + style.u(8)
@@ -40,6 +48,17 @@ public struct AttentionWidget: Widget {
         background: t.bg, bold: true, canvas: &canvas)
       let nameX = markerX + markerW + style.u(14)
       let rest = Swift.max(0, content.maxX - nameX)
+      if row.kind == .source {
+        painter.draw(
+          row.featureId, in: Rect(x: nameX, y: y, width: rest, height: rowH), size: size, color: ink,
+          background: t.bg, keep: .end, canvas: &canvas)
+        let small = style.size(.small)
+        painter.draw(
+          row.detail, in: Rect(x: markerX, y: y + rowH * 0.9, width: content.maxX - markerX, height: small * 1.4),
+          size: small, color: ink, background: t.bg, canvas: &canvas)
+        y += height(row)
+        continue
+      }
       // The detail whole where it fits in half the row, else its short form; the title is
       // shortened first.
       let detail = painter.firstFitting([row.detail, row.shortDetail], width: rest * 0.5, size: size, tabular: true)
@@ -53,11 +72,11 @@ public struct AttentionWidget: Widget {
       painter.draw(
         detail, in: Rect(x: content.maxX - detailW, y: y, width: detailW, height: rowH), size: size, color: ink,
         background: t.bg, align: .right, tabular: true, canvas: &canvas)
+      y += height(row)
     }
     if shown < m.rows.count {
       painter.draw(
-        "+\(m.rows.count - shown) more",
-        in: Rect(x: content.minX, y: content.minY + Double(shown) * rowH, width: content.width, height: rowH),
+        "+\(m.rows.count - shown) more", in: Rect(x: content.minX, y: y, width: content.width, height: rowH),
         size: size, color: ink, background: t.bg, canvas: &canvas)
     }
   }
@@ -65,7 +84,7 @@ public struct AttentionWidget: Widget {
   /// The bar's colour for a kind (the marker word says the same).
   static func color(_ k: AttentionRow.Kind, _ style: Style) -> RGBA {
     switch k {
-    case .blocked, .lapsed: style.semantic.error
+    case .source, .blocked, .lapsed: style.semantic.error
     case .aging, .rework: style.semantic.warning
     }
   }

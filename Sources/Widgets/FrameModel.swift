@@ -76,8 +76,8 @@ public struct FrameModel: Sendable {
     banner = view.banner.map { BannerText.line($0, now: now, zone: zone) }
     header.connections = ConnectionsLine(sources)
     attention = AttentionModel(
-      blocked: c.blocked, rework: c.rework, aging: c.aging, cycleTime: c.cycleTime, agents: c.agents, state: state,
-      at: at)
+      blocked: c.blocked, rework: c.rework, aging: c.aging, cycleTime: c.cycleTime, agents: c.agents,
+      sources: sources, state: state, at: at)
     aging = AgingChart(items: c.aging, cycleTime: c.cycleTime, state: state, at: at)
     agents = c.agents.map { AgentStripRow($0, state: state, at: at) }
     forecast = c.forecast.outcome
