@@ -35,22 +35,36 @@ struct WorkNextChangeTests {
     return n.board
   }
 
-  /// From an hour before the first lock lapses to three weeks on, each next change is the first
-  /// moment anything reads differently.
-  @Test func theModelsChangeExactlyAtTheirNextChange() throws {
+  /// Walks from three hours before `W.at` to three weeks on, from one next change to the next:
+  /// a millisecond before each, `model` reads as it did; at it, differently.
+  static func walk<M: Equatable>(
+    _ what: String, model: (Instant) -> M, next: (Instant) -> Instant?,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     var t = Instant(millis: W.at.millis - 3 * 3_600_000)
     var steps = 0
     let end = Instant(millis: W.at.millis + 21 * W.day)
-    while t < end {
-      let next = try #require(Self.next(at: t))
-      #expect(next > t)
-      let now = Self.models(at: t)
-      #expect(Self.models(at: Self.before(next)) == now, "at \(t): changed before \(next)")
-      #expect(Self.models(at: next) != now, "at \(t): \(next) changes nothing")
-      t = next
+    while t < end, let n = next(t) {
+      #expect(n > t, sourceLocation: sourceLocation)
+      let now = model(t)
+      #expect(model(Self.before(n)) == now, "\(what) at \(t): changed before \(n)", sourceLocation: sourceLocation)
+      #expect(model(n) != now, "\(what) at \(t): \(n) changes nothing", sourceLocation: sourceLocation)
+      t = n
       steps += 1
     }
-    #expect(steps > 100)
+    #expect(steps > 20, "\(what): \(steps) changes", sourceLocation: sourceLocation)
+  }
+
+  /// Each model changes exactly at its own next change (and the frame's is the earliest of them).
+  @Test func eachModelChangesExactlyAtItsNextChange() {
+    Self.walk("attention", model: { Self.models(at: $0).attention }) {
+      AttentionModel.nextChange(aging: W.aging, cycleTime: W.cycle, agents: W.locks, at: $0)
+    }
+    Self.walk("aging", model: { Self.models(at: $0).chart }) {
+      AgingChart.nextChange(items: W.aging, cycleTime: W.cycle, at: $0)
+    }
+    Self.walk("agents", model: { Self.models(at: $0).agents }) { AgentStripRow.nextChange(W.locks, at: $0) }
+    Self.walk("all", model: { Self.models(at: $0) }) { Self.next(at: $0) }
   }
 
   /// An item crosses P85 at the first millisecond past it: the Attention panel gains it then.
