@@ -177,4 +177,11 @@ public enum ForecastText {
   }
 
   public static let noThroughput = "No throughput yet: no forecast"
+
+  /// The flow chart's words for a backlog forecast: "next 14 d: 9–14" (P85–P50 features); nil
+  /// for any other outcome.
+  public static func flowSummary(_ f: Forecast.Outcome) -> String? {
+    guard case .backlog(let days, let p50, let p85) = f else { return nil }
+    return "next \(days) d: " + (p85 == p50 ? "\(p50)" : "\(p85)–\(p50)")
+  }
 }

@@ -26,8 +26,9 @@ public struct BurndownWidget: Widget {
     /// line and the lines' ends; `forecast`: when the rest will be done (`Forecast`), drawn as
     /// a cone past today on the burndown.
     case sprint(Burndown, todayFraction: Double, forecast: Forecast.Outcome? = nil)
-    /// No sprint is active: the cumulative flow and throughput.
-    case flow(Flow)
+    /// No sprint is active: the cumulative flow and throughput, and how many features the next
+    /// days finish (`ForecastText.flowSummary`), when the forecast says.
+    case flow(Flow, forecast: String? = nil)
     /// Neither: nothing to chart yet.
     case empty
   }
@@ -38,7 +39,7 @@ public struct BurndownWidget: Widget {
         b, todayFraction: Self.todayFraction(at: frame.at, zone: b.zone),
         forecast: mode == .burndown ? frame.forecast : nil)
     }
-    return frame.flow.map(Model.flow) ?? .empty
+    return frame.flow.map { Model.flow($0, forecast: ForecastText.flowSummary(frame.forecast)) } ?? .empty
   }
 
   /// How far through its day in `zone` `at` is (0…1), in whole minutes: enough for the today
@@ -60,8 +61,8 @@ public struct BurndownWidget: Widget {
     let todayFraction: Double
     var forecast: Forecast.Outcome?
     switch m {
-    case .flow(let f):
-      FlowWidget().draw(f, in: rect, style: style, painter: &painter, canvas: &canvas)
+    case .flow(let f, let forecast):
+      FlowWidget(forecast: forecast).draw(f, in: rect, style: style, painter: &painter, canvas: &canvas)
       return
     case .sprint(let burndown, let fraction, let outcome) where !burndown.days.isEmpty:
       b = burndown
