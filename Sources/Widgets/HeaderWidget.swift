@@ -75,8 +75,10 @@ public struct HeaderWidget: Widget {
     let block = titleH + Double(lines.count) * lineH
     var y = rect.minY + Swift.max(0, (rect.height - block) / 2)
     let context = m.title.hasPrefix(m.titleContext) ? m.titleContext : ""
+    // Without room for a line under the title, the sources' counts follow it where they fit.
+    let tail: [TextPiece] = room < 1 ? (m.connections?.forms.last.map { [.secondary("  ·  " + $0)] } ?? []) : []
     painter.draw(
-      [.secondary(context), .label(String(m.title.dropFirst(context.count)))],
+      [.secondary(context), .label(String(m.title.dropFirst(context.count)))] + tail,
       in: Rect(x: left.minX, y: y, width: left.width, height: titleH), size: titleSize, color: ink,
       background: t.bg, bold: true, title: true, canvas: &canvas)
     y += titleH

@@ -62,4 +62,17 @@ struct HeaderConnectionsTests {
       #expect(drawn.map { $0.text.contains("stale") } == true)
     }
   }
+
+  /// A header too low for a line under its title says the counts after the title.
+  @Test func aLowHeaderSaysTheCountsAfterItsTitle() throws {
+    let frame = Fixtures.frame(banner: true)
+    let style = Fixtures.style("orchestra", height: 1080)
+    var painter = Painter(text: Fixtures.text())
+    painter.recording = true
+    var canvas = Canvas(width: 1600, height: 60, background: style.theme.bg)
+    HeaderWidget().draw(
+      frame.header, in: Rect(x: 0, y: 0, width: 1600, height: 60), style: style, painter: &painter, canvas: &canvas)
+    let counts = try #require(frame.header.connections?.forms.last)
+    #expect(painter.records.contains { $0.text.hasSuffix("  ·  " + counts) }, "\(painter.records.map(\.text))")
+  }
 }
