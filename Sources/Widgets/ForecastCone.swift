@@ -50,22 +50,27 @@ struct ForecastCone {
       shade.addPolygon([start, a.0] + corner + [c.0])
       canvas.fill(shade, t.accent.withAlpha(0.16))
     }
-    var labelY = plot.maxY - labelSize * 1.6
+    // The labels top right of the plot (where a burndown's line rarely is near its end), each
+    // after a short stroke of its line's dash.
+    var labelY = plot.minY
     for (k, (p, d, e)) in ends.enumerated() {
-      canvas.dashedPolyline(
-        [start, e.0], width: style.u(3), dash: style.u(6), gap: style.u(5), k == 0 ? t.accent : t.fgMuted)
+      let color = k == 0 ? t.accent : t.fgMuted
+      canvas.dashedPolyline([start, e.0], width: style.u(3), dash: style.u(6), gap: style.u(5), color)
       let text = ForecastText.label(p, d) + (e.cut ? " (after end)" : "")
-      let w = painter.width(text, size: labelSize) + style.u(8)
-      let lx = Swift.max(plot.minX, Swift.min(e.0.x - w / 2, plot.maxX - w))
+      let w = Swift.min(plot.width * 0.6, painter.width(text, size: labelSize) + style.u(4))
+      let swatch = style.u(26)
+      let box = Rect(x: plot.maxX - w, y: labelY, width: w, height: labelSize * 1.4)
+      canvas.dashedPolyline(
+        [Point(box.minX - swatch - style.u(6), box.midY), Point(box.minX - style.u(6), box.midY)], width: style.u(3),
+        dash: style.u(6), gap: style.u(5), color)
       painter.draw(
-        text, in: Rect(x: lx, y: labelY, width: w, height: labelSize * 1.4), size: labelSize,
-        color: style.text(on: t.bg), background: t.bg, align: .center, canvas: &canvas)
-      labelY -= labelSize * 1.5
+        text, in: box, size: labelSize, color: style.text(on: t.bg), background: t.bg, align: .right, canvas: &canvas)
+      labelY += labelSize * 1.5
     }
     if let note {
       let w = Swift.min(plot.width, painter.width(note, size: labelSize) + style.u(8))
       painter.draw(
-        note, in: Rect(x: plot.maxX - w, y: plot.minY, width: w, height: labelSize * 1.4), size: labelSize,
+        note, in: Rect(x: plot.maxX - w, y: labelY, width: w, height: labelSize * 1.4), size: labelSize,
         color: style.text(on: t.bg), background: t.bg, align: .right, canvas: &canvas)
     }
   }
