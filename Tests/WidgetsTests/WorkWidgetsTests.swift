@@ -126,4 +126,33 @@ struct WorkWidgetsTests {
       #expect(ratio >= 4.5, "\(theme): \"\(r.text)\" at \(ratio):1")
     }
   }
+
+  /// The burndown's cone says each outcome: its dates (cut at the chart's end, said so), "P85
+  /// after" the horizon, no throughput in words rather than a date; burnup and a finished sprint
+  /// draw none.
+  @Test func theConeSaysEachOutcome() throws {
+    func texts(_ outcome: Forecast.Outcome, mode: String = "") throws -> [String] {
+      var frame = Fixtures.frame()
+      frame.forecast = outcome
+      var painter = Painter(text: Fixtures.text())
+      painter.recording = true
+      var renderer = BoardRenderer(layout: try Fixtures.single("burndown", options: mode), painter: painter)
+      let style = Fixtures.style("orchestra", height: 1080)
+      var canvas = Canvas(width: 960, height: 600, background: style.theme.bg)
+      renderer.render(frame, style: style, into: &canvas)
+      return renderer.painter.records.map(\.text)
+    }
+    let nov = { (d: Int) in CivilDate(year: 2026, month: 11, day: d) }
+    let inside = try texts(.sprint(remaining: 7, p50: nov(12), p85: nov(13)))
+    #expect(inside.contains("P50 12 Nov") && inside.contains("P85 13 Nov"), "\(inside)")
+    let cut = try texts(.sprint(remaining: 7, p50: nov(12), p85: nov(17)))
+    #expect(cut.contains("P85 17 Nov (after end)"), "\(cut)")
+    let beyond = try texts(.beyondHorizon(remaining: 7, p50: nil, horizon: nov(30)))
+    #expect(beyond.contains("P85 after 30 Nov") && !beyond.contains { $0.hasPrefix("P50") }, "\(beyond)")
+    #expect(try texts(.noThroughput).contains("no throughput yet: no forecast"))
+    let none = try texts(.sprintDone)
+    #expect(!none.contains { $0.hasPrefix("P50") || $0.hasPrefix("P85") || $0.contains("throughput") })
+    let burnup = try texts(.sprint(remaining: 7, p50: nov(12), p85: nov(13)), mode: "mode=burnup")
+    #expect(!burnup.contains { $0.hasPrefix("P50") }, "the burnup draws no cone")
+  }
 }
