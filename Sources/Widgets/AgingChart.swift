@@ -88,100 +88,43 @@ public struct AgingChart: Hashable, Sendable {
   }
 }
 
-/// One agent session's hold, as the agents strip and the text board say it.
-public struct AgentStripRow: Hashable, Sendable {
-  /// The session, shortened to its first 8 characters as upstream shows it.
-  public var session: String
-  public var featureId: String
-  public var title: String
-  /// "for 2 h", or "lapsed 40 min ago".
-  public var held: String
-  public var lapsed: Bool
+/// How old a feature in progress is, as the board says it.
+public enum AgingText {
+  static let day: Int64 = 86_400_000
 
-  public init(session: String, featureId: String, title: String, held: String, lapsed: Bool) {
-    self.session = session
-    self.featureId = featureId
-    self.title = title
-    self.held = held
-    self.lapsed = lapsed
+  /// The time its days in progress are counted from: when its active work began, else when it
+  /// entered its state.
+  public static func start(_ item: AgingItem) -> Instant? { item.workSince ?? item.stateSince }
+
+  /// Whole days in progress at `at` (never below 0); nil when the data does not say.
+  public static func daysInProgress(_ item: AgingItem, at: Instant) -> Int? {
+    guard let s = start(item) else { return nil }
+    return Int(max(0, at.millis - s.millis) / day)
   }
 
-  /// `row` read at `at`.
-  public init(_ row: AgentRow, state: BoardState, at: Instant) {
-    session = String(row.lock.session.prefix(8))
-    featureId = state.shownId(row.lock.feature)
-    title = row.title ?? ""
-    lapsed = row.lock.lapsed(at: at)
-    held =
-      lapsed ? AttentionText.lapsed(row.lock, at: at) : "for " + AgentStripRow.duration(from: row.lock.since, to: at)
+  /// When `daysInProgress(item, at:)` next reads differently.
+  public static func nextDaysChange(_ item: AgingItem, at: Instant) -> Instant? {
+    guard let s = start(item) else { return nil }
+    let age = at.millis - s.millis
+    return Instant(millis: s.millis + (age < 0 ? day : (age / day + 1) * day))
   }
 
-  /// "12 s", "3 min", "2 h", "4 d": how long since `then`.
-  public static func duration(from then: Instant, to now: Instant) -> String {
-    let t = Ages.text(from: then, to: now)
-    return t.hasSuffix(" ago") ? String(t.dropLast(4)) : t
+  /// Whether it has been in progress longer than the team's P85 cycle time at `at`.
+  public static func pastP85(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Bool {
+    guard let p85 = cycleTime.p85Days, let s = start(item) else { return false }
+    return Double(at.millis - s.millis) > p85 * Double(day)
   }
 
-  /// `held` where room is short: "2 h", "lapsed 40 min".
-  public var shortHeld: String {
-    if held.hasPrefix("for ") { return String(held.dropFirst(4)) }
-    return held.hasSuffix(" ago") ? String(held.dropLast(4)) : held
+  /// When it crosses P85 (the first millisecond past it), if that is after `at`.
+  public static func p85Crossing(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Instant? {
+    guard let p85 = cycleTime.p85Days, p85.isFinite, let s = start(item), abs(p85) < 1e9 else { return nil }
+    let t = Instant(millis: s.millis + Int64((p85 * Double(day)).rounded(.down)) + 1)
+    return t > at ? t : nil
   }
 
-  /// The row as one line of text: "a1b2c3d4  Login flow (FEAT-1)  for 2 h".
-  public var line: String { "\(session)  \(FeatureName.text(id: featureId, title: title))  \(held)" }
-
-  /// What the strip and the text board say without locks.
-  public static let empty = "No agent holds a feature"
-
-  /// When the rows made at `at` next read differently: a hold's duration turning, a lock
-  /// lapsing, a lapse's age turning.
-  public static func nextChange(_ rows: [AgentRow], at: Instant) -> Instant? {
-    var next: Instant?
-    for r in rows {
-      if r.lock.lapsed(at: at) {
-        next = NextChange.earlier(next, Ages.nextChange(from: r.lock.lapsesAt, to: at))
-      } else {
-        next = NextChange.earlier(next, Ages.nextChange(from: r.lock.since, to: at))
-        next = NextChange.earlier(next, r.lock.lapsesAt)
-      }
-    }
-    return next
-  }
-}
-
-/// The forecast's words, the same on the burndown, the flow and the text board.
-public enum ForecastText {
-  /// "P50 12 Dec".
-  public static func label(_ p: String, _ d: CivilDate) -> String { "\(p) \(ClockText.dayMonth(d))" }
-
-  /// One line for the forecast: "Forecast: done by 12 Dec (P50), 15 Dec (P85)", "Next 14 days:
-  /// 9–14 features (P85–P50)", "No throughput yet: no forecast"…
-  public static func line(_ f: Forecast.Outcome) -> String {
-    switch f {
-    case .sprint(let remaining, let p50, let p85):
-      return
-        "Forecast: \(remaining) left, done by \(ClockText.dayMonth(p50)) (P50), \(ClockText.dayMonth(p85)) (P85)"
-    case .beyondHorizon(let remaining, let p50, let horizon):
-      let half = p50.map { "done by \(ClockText.dayMonth($0)) (P50), " } ?? ""
-      return "Forecast: \(remaining) left, \(half)P85 after \(ClockText.dayMonth(horizon))"
-    case .sprintDone: return "Forecast: sprint done"
-    case .backlog(let days, let p50, let p85): return backlog(days: days, p50: p50, p85: p85)
-    case .noThroughput: return noThroughput
-    }
-  }
-
-  /// "next 14 days: 9–14 features" (P85–P50).
-  public static func backlog(days: Int, p50: Int, p85: Int) -> String {
-    "Next \(days) days: \(p85 == p50 ? "\(p50)" : "\(p85)–\(p50)") features (P85–P50)"
-  }
-
-  public static let noThroughput = "No throughput yet: no forecast"
-
-  /// The flow chart's words for a backlog forecast: "next 14 d: 9–14" (P85–P50 features); nil
-  /// for any other outcome.
-  public static func flowSummary(_ f: Forecast.Outcome) -> String? {
-    guard case .backlog(let days, let p50, let p85) = f else { return nil }
-    return "next \(days) d: " + (p85 == p50 ? "\(p50)" : "\(p85)–\(p50)")
+  /// "P50 4 d · P85 9.5 d (23 done in 90 d)", or "no cycle time yet" without samples.
+  public static func cycleTime(_ c: CycleTime) -> String {
+    guard c.samples > 0, let p50 = c.p50Days, let p85 = c.p85Days else { return "no cycle time yet" }
+    return "P50 \(Numbers.short(p50)) d · P85 \(Numbers.short(p85)) d (\(c.samples) done in \(c.windowDays) d)"
   }
 }
