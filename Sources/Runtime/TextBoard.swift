@@ -1,11 +1,12 @@
 public import Projections
 internal import Raster
 public import WallboardCore
-internal import Widgets
+public import Widgets
 
 /// A plain-text rendering of the board for a terminal (`--display text`): the header, a
 /// burndown sparkline (without a sprint, the flow's done-per-day sparkline and throughput), the
-/// tallies, progress, sources and recent changes. Pure.
+/// forecast, the tallies, progress, what needs attention, the work in progress by age, the
+/// agents, sources and recent changes. Pure.
 public enum TextBoard {
   /// - Parameters:
   ///   - activeSprint: the sprint `--active-sprint` forces, if any.
@@ -58,11 +59,16 @@ public enum TextBoard {
     } else {
       lines.append(flowLine(c.flow))
     }
+    // The same texts the wall draws (`FrameModel`): the forecast, what needs attention, the
+    // work in progress by age, the agents.
+    let frame = FrameModel(view: view)
+    lines.append(ForecastText.line(c.forecast.outcome))
     let f = state.settings.filter
     if !f.isEmpty { lines.append("Showing " + HeaderModel.scopeText(f, titleNamesProjects: false)) }
     let p = c.progress
     lines.append("Progress: \(ProgressText.summary(p)) (\(ProgressText.donePercent(p)) done)")
     lines.append(c.tallies.map { "\($0.label) \($0.count)" }.joined(separator: " · "))
+    lines += attentionLines(frame.attention) + agingLines(frame.aging) + agentLines(frame.agents)
     for s in sources {
       let age = " · " + SourceRow.age(s, now: now, at: at, zone: zone)
       // A source that wants a look says why (the files it cannot read are in its detail).
@@ -76,6 +82,41 @@ public enum TextBoard {
       lines.append("  \(FeatureName.text(id: id, title: t.title)) → \(to)  \(ClockText.hhmm(t.at, zone))")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The most rows a section of the text board lists; more are counted ("+3 more").
+  static let sectionRows = 10
+
+  /// Up to `sectionRows` of `rows`, each indented, and "+N more" for the rest.
+  static func section(_ rows: [String]) -> [String] {
+    rows.prefix(sectionRows).map { "  " + $0 }
+      + (rows.count > sectionRows ? ["  +\(rows.count - sectionRows) more"] : [])
+  }
+
+  /// "Attention: 2 blocked · 1 lapsed" and a line per item, most urgent first; "Attention:
+  /// Nothing needs attention".
+  public static func attentionLines(_ m: AttentionModel) -> [String] {
+    guard !m.rows.isEmpty else { return ["Attention: " + AttentionModel.nothing] }
+    return ["Attention: " + m.summary] + section(m.rows.map(\.line))
+  }
+
+  /// "Aging, days in progress (P50 4 d · P85 9 d (23 done in 90 d)):" and a line per feature,
+  /// oldest first: "In progress  Login flow (FEAT-1)  12 d  past P85".
+  public static func agingLines(_ m: AgingChart) -> [String] {
+    let head = "Aging, days in progress (\(AgingText.cycleTime(m.cycleTime)))"
+    guard !m.dots.isEmpty else { return [head + ": " + AgingChart.empty] }
+    let rows = m.dots.map { d in
+      "\(m.columns[d.column].label)  \(FeatureName.text(id: d.featureId, title: d.title))  \(d.days) d"
+        + (d.pastP85 ? "  past P85" : "")
+    }
+    return [head + ":"] + section(rows)
+  }
+
+  /// "Agents: 2 held" and a line per lock, a lapsed one saying so; "Agents: No agent holds a
+  /// feature".
+  public static func agentLines(_ rows: [AgentStripRow]) -> [String] {
+    guard !rows.isEmpty else { return ["Agents: " + AgentStripRow.empty] }
+    return ["Agents: \(rows.count) held"] + section(rows.map(\.line))
   }
 
   /// "Flow · last 14 days: 12 done · 0.9/day  ▁▃ ▅█" — the done-per-day sparkline (a space on a

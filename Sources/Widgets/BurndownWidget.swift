@@ -23,17 +23,23 @@ public struct BurndownWidget: Widget {
   /// redraws the slot and an unchanged one is skipped like any other widget.
   public enum Model: Hashable, Sendable {
     /// The sprint's chart; `todayFraction`: how far through today `at` is (0…1), for the today
-    /// line and the lines' ends.
-    case sprint(Burndown, todayFraction: Double)
-    /// No sprint is active: the cumulative flow and throughput.
-    case flow(Flow)
+    /// line and the lines' ends; `forecast`: when the rest will be done (`Forecast`), drawn as
+    /// a cone past today on the burndown.
+    case sprint(Burndown, todayFraction: Double, forecast: Forecast.Outcome? = nil)
+    /// No sprint is active: the cumulative flow and throughput, and how many features the next
+    /// days finish (`ForecastText.flowSummary`), when the forecast says.
+    case flow(Flow, forecast: String? = nil)
     /// Neither: nothing to chart yet.
     case empty
   }
 
   public func model(_ frame: FrameModel) -> Model {
-    if let b = frame.burndown { return .sprint(b, todayFraction: Self.todayFraction(at: frame.at, zone: b.zone)) }
-    return frame.flow.map(Model.flow) ?? .empty
+    if let b = frame.burndown {
+      return .sprint(
+        b, todayFraction: Self.todayFraction(at: frame.at, zone: b.zone),
+        forecast: mode == .burndown ? frame.forecast : nil)
+    }
+    return frame.flow.map { Model.flow($0, forecast: ForecastText.flowSummary(frame.forecast)) } ?? .empty
   }
 
   /// How far through its day in `zone` `at` is (0…1), in whole minutes: enough for the today
@@ -53,13 +59,15 @@ public struct BurndownWidget: Widget {
     let name = mode == .burndown ? "Burndown" : "Burnup"
     let b: Burndown
     let todayFraction: Double
+    var forecast: Forecast.Outcome?
     switch m {
-    case .flow(let f):
-      FlowWidget().draw(f, in: rect, style: style, painter: &painter, canvas: &canvas)
+    case .flow(let f, let forecast):
+      FlowWidget(forecast: forecast).draw(f, in: rect, style: style, painter: &painter, canvas: &canvas)
       return
-    case .sprint(let burndown, let fraction) where !burndown.days.isEmpty:
+    case .sprint(let burndown, let fraction, let outcome) where !burndown.days.isEmpty:
       b = burndown
       todayFraction = fraction
+      forecast = outcome
     case .sprint, .empty:
       let content = Card.draw(title: name, in: rect, style: style, painter: &painter, canvas: &canvas)
       painter.draw(
@@ -142,6 +150,11 @@ public struct BurndownWidget: Widget {
     if b.todayIndex != nil {
       canvas.line(
         from: Point(endX, plot.minY), to: Point(endX, plot.maxY), width: style.u(2), t.fgBright.withAlpha(0.7))
+    }
+
+    if let forecast, let today = b.todayIndex, let now = b.remaining.compactMap({ $0 }).last {
+      ForecastCone(outcome: forecast, remaining: now, from: endX, today: today).draw(
+        b, plot: plot, x: x(day:), y: y, style: style, painter: &painter, canvas: &canvas)
     }
 
     // Date axis: as many day labels as fit.

@@ -1,3 +1,4 @@
+internal import Glyphs
 public import Projections
 public import Raster
 internal import WallboardCore
@@ -10,7 +11,10 @@ internal import WallboardCore
 ///
 /// The burndown's slot shows it when no sprint is active (`BurndownWidget.Model.flow`).
 public struct FlowWidget: Widget {
-  public init() {}
+  /// What the forecast says of the next days ("next 14 d: 9–14"), after the throughput.
+  public var forecast: String?
+
+  public init(forecast: String? = nil) { self.forecast = forecast }
 
   public func model(_ frame: FrameModel) -> Flow? { frame.flow }
 
@@ -27,6 +31,9 @@ public struct FlowWidget: Widget {
     // The throughput in the title row when it fits beside the title (shortened if need be),
     // else in a row of its own.
     let summary = Self.throughputText(f)
+    // The forecast goes first where the row is short: the throughput is the chart's own.
+    let summaryPieces: [TextPiece] =
+      [.label(Self.throughputText(f))] + (forecast.map { [.secondary(" · " + $0)] } ?? [])
     let titleRow = Card.titleRow(in: rect, style: style)
     let summaryWidth = painter.width(summary, size: style.size(.body), bold: true)
     let room = titleRow.width - summaryWidth - style.u(24)
@@ -36,12 +43,17 @@ public struct FlowWidget: Widget {
     var content = Card.draw(title: title, in: rect, style: style, painter: &painter, canvas: &canvas)
     let labelSize = style.size(.small)
     if besideTitle {
+      // Right of the title: the forecast only where it fits too.
+      let titleW = painter.width(title, size: style.size(.body), bold: true) + style.u(24)
+      let box = Rect(
+        x: titleRow.minX + titleW, y: titleRow.minY, width: Swift.max(0, titleRow.width - titleW),
+        height: titleRow.height)
       painter.draw(
-        summary, in: titleRow, size: style.size(.body), color: ink, background: t.bg, align: .right, bold: true,
+        summaryPieces, in: box, size: style.size(.body), color: ink, background: t.bg, align: .right, bold: true,
         canvas: &canvas)
     } else {
       let row = Rect(x: content.minX, y: content.minY, width: content.width, height: labelSize * 1.5)
-      painter.draw(summary, in: row, size: labelSize, color: ink, background: t.bg, bold: true, canvas: &canvas)
+      painter.draw(summaryPieces, in: row, size: labelSize, color: ink, background: t.bg, bold: true, canvas: &canvas)
       content = Rect(
         x: content.minX, y: row.maxY, width: content.width, height: Swift.max(0, content.height - row.height))
     }

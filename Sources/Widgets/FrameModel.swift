@@ -12,6 +12,14 @@ public struct FrameModel: Sendable {
   public var progress: Progress
   public var sources: [SourceRow]
   public var recent: [RecentRow]
+  /// Blocked work, lapsed locks, work past P85 and rework, with titles.
+  public var attention: AttentionModel
+  /// The work in progress by state and age, with the team's cycle time.
+  public var aging: AgingChart
+  /// The agent sessions' holds.
+  public var agents: [AgentStripRow]
+  /// When the sprint (or, without one, how much of the backlog) will finish.
+  public var forecast: Forecast.Outcome
   /// When not nil, the banner's text: the board restored from its journal, or not connected.
   public var banner: String?
   /// The board's clock.
@@ -66,6 +74,13 @@ public struct FrameModel: Sendable {
         age: Ages.when(t.at, at: at, zone: zone))
     }
     banner = view.banner.map { BannerText.line($0, now: now, zone: zone) }
+    header.connections = ConnectionsLine(sources)
+    attention = AttentionModel(
+      blocked: c.blocked, rework: c.rework, aging: c.aging, cycleTime: c.cycleTime, agents: c.agents,
+      sources: sources, state: state, at: at)
+    aging = AgingChart(items: c.aging, cycleTime: c.cycleTime, state: state, at: at)
+    agents = c.agents.map { AgentStripRow($0, state: state, at: at) }
+    forecast = c.forecast.outcome
     self.at = at
   }
 
@@ -89,6 +104,10 @@ public struct FrameModel: Sendable {
     }
     for t in state.recent.suffix(Self.recentRows) { next.board(Ages.nextWhenChange(t.at, at: at, zone: zone)) }
     if let banner = view.banner { next.wall(BannerText.nextChange(banner, now: now, zone: zone)) }
+    // Ages read on the board's clock: days in progress, P85 crossings, locks held and lapsing.
+    next.board(AttentionModel.nextChange(aging: c.aging, cycleTime: c.cycleTime, agents: c.agents, at: at))
+    next.board(AgingChart.nextChange(items: c.aging, cycleTime: c.cycleTime, at: at))
+    next.board(AgentStripRow.nextChange(c.agents, at: at))
     return next
   }
 }
@@ -139,6 +158,9 @@ public struct HeaderModel: Hashable, Sendable {
   public var day: String
   /// What the filter keeps (labels, assignees, projects beyond the title's), or "".
   public var scope: String
+  /// The sources in one line (`FrameModel` sets it from the same rows the connections widget
+  /// reads); nil without sources.
+  public var connections: ConnectionsLine?
 
   /// - Parameters:
   ///   - projects: the projects the board counts (`projects(of:)`); the filter's projects,

@@ -1,8 +1,8 @@
 internal import Glyphs
 public import Raster
 
-/// Sprint name and goal, dates and working days left, and the filter when set on the left; the
-/// clock on the right.
+/// Sprint name and goal, dates and working days left, the sources in one line
+/// (`ConnectionsLine`), and the filter when set on the left; the clock on the right.
 public struct HeaderWidget: Widget {
   public init() {}
 
@@ -57,6 +57,17 @@ public struct HeaderWidget: Widget {
       // One line of room: the days left matter more on a wall than the dates.
       lines = [m.daysLeft]
     }
+    // The sources' line after the facts (on their line when it is the only one): a wall says
+    // whether it is connected before its filter and goal.
+    if let c = m.connections, room >= 1 {
+      if room > lines.count {
+        lines.append(painter.firstFitting(c.forms, width: left.width, size: lineSize))
+      } else {
+        let joined = lines.flatMap { l in c.forms.map { "\(l)  ·  \($0)" } }
+        let days = m.daysLeft.isEmpty ? [] : c.forms.map { "\(m.daysLeft)  ·  \($0)" }
+        lines = [painter.firstFitting(joined + days + c.forms, width: left.width, size: lineSize)]
+      }
+    }
     // The filter before the goal: a wall showing part of the team says so first.
     if !m.scope.isEmpty, room > lines.count { lines.append(m.scope) }
     if let goal = m.goal, room > lines.count { lines.insert(goal, at: 0) }
@@ -64,8 +75,10 @@ public struct HeaderWidget: Widget {
     let block = titleH + Double(lines.count) * lineH
     var y = rect.minY + Swift.max(0, (rect.height - block) / 2)
     let context = m.title.hasPrefix(m.titleContext) ? m.titleContext : ""
+    // Without room for a line under the title, the sources' counts follow it where they fit.
+    let tail: [TextPiece] = room < 1 ? (m.connections?.forms.last.map { [.secondary("  ·  " + $0)] } ?? []) : []
     painter.draw(
-      [.secondary(context), .label(String(m.title.dropFirst(context.count)))],
+      [.secondary(context), .label(String(m.title.dropFirst(context.count)))] + tail,
       in: Rect(x: left.minX, y: y, width: left.width, height: titleH), size: titleSize, color: ink,
       background: t.bg, bold: true, title: true, canvas: &canvas)
     y += titleH

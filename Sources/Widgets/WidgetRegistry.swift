@@ -11,6 +11,9 @@ public enum WidgetRegistry {
     "connections": [:],
     "recent": [:],
     "numbers": [:],
+    "attention": [:],
+    "aging": [:],
+    "agents": [:],
   ])
 
   /// The widget for a placement (already validated against `vocabulary`).
@@ -23,6 +26,9 @@ public enum WidgetRegistry {
     case "connections": AnyWidget(kind: p.kind, ConnectionsWidget())
     case "recent": AnyWidget(kind: p.kind, RecentWidget())
     case "numbers": AnyWidget(kind: p.kind, NumbersWidget())
+    case "attention": AnyWidget(kind: p.kind, AttentionWidget())
+    case "aging": AnyWidget(kind: p.kind, AgingWidget())
+    case "agents": AnyWidget(kind: p.kind, AgentsWidget())
     default: preconditionFailure("widget kind \(p.kind) passed validation but has no widget")
     }
   }

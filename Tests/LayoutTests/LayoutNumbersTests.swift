@@ -79,7 +79,7 @@ struct LayoutCRLFTests {
     let error = #expect(throws: LayoutError.self) { try LayoutParserTests.parse(text) }
     #expect(
       error?.description
-        == "t.layout:5: unknown widget \"clock\" (accepted: burndown, connections, header, numbers, progress, recent, tallies)"
+        == "t.layout:5: unknown widget \"clock\" (accepted: agents, aging, attention, burndown, connections, header, numbers, progress, recent, tallies)"
     )
   }
 

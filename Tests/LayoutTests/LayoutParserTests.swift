@@ -8,7 +8,7 @@ import Testing
 struct LayoutParserTests {
   static let vocabulary = WidgetVocabulary(kinds: [
     "header": [:], "burndown": ["mode": ["burndown", "burnup"]], "tallies": [:], "progress": [:],
-    "connections": [:], "recent": [:], "numbers": [:],
+    "connections": [:], "recent": [:], "numbers": [:], "attention": [:], "aging": [:], "agents": [:],
   ])
 
   static func parse(_ text: String) throws(LayoutError) -> LayoutFile {

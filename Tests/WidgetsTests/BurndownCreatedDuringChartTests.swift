@@ -37,7 +37,10 @@ struct BurndownCreatedDuringChartTests {
         "2026-03-10T12:00:00Z", .boardSnapshot(BoardSnapshot(features: features, history: history)),
         origin: "orchestra-db:/ws"),
     ])
-    return FrameModel(state: s, at: at, now: at, zone: .utc, unit: .auto)
+    var frame = FrameModel(state: s, at: at, now: at, zone: .utc, unit: .auto)
+    // The forecast pinned (none drawn): this chart is about the work created during the sprint.
+    frame.forecast = .sprintDone
+    return frame
   }
 
   static func draw(_ mode: BurndownWidget.Mode = .burndown) -> (Canvas, [String]) {

@@ -43,8 +43,59 @@ enum Fixtures {
       Reducer.reduce(
         into: &state, .connection(origin: "orchestra://build-server:50101", status: .live, at: at, detail: nil))
     }
-    return FrameModel(state: state, at: at, now: at, zone: .utc, unit: .auto)
+    var frame = FrameModel(state: state, at: at, now: at, zone: .utc, unit: .auto)
+    // The forecast is pinned, so that the goldens do not follow the projection's simulation:
+    // nothing drawn unless a test asks for one (`filledFrame`).
+    frame.forecast = .sprintDone
+    return frame
   }
+
+  /// `frame(banner:)` with the issue-26 parts built by hand (a blocked feature, a lapsed lock,
+  /// one past P85, two in rework; eight features in progress; three locks, one lapsed; a
+  /// forecast whose P85 falls after the sprint's end), as the widgets' goldens show them.
+  static func filledFrame(banner: Bool = false) -> FrameModel {
+    var frame = self.frame(banner: banner)
+    frame.attention = attention
+    frame.aging = aging
+    frame.agents = agents
+    frame.forecast = forecast
+    return frame
+  }
+
+  static let attention = AttentionModel(rows: [
+    AttentionRow(kind: .blocked, featureId: "FEAT-7", title: "Checkout page", detail: "waits on FEAT-3"),
+    AttentionRow(kind: .lapsed, featureId: "FEAT-12", title: "Search index", detail: "lock lapsed 40 min ago"),
+    AttentionRow(kind: .aging, featureId: "FEAT-4", title: "Export to CSV", detail: "12 d in progress"),
+    AttentionRow(kind: .rework, featureId: "FEAT-9", title: "Login flow", detail: "back 2×"),
+    AttentionRow(kind: .rework, featureId: "FEAT-15", title: "Dark mode", detail: "back 1×"),
+  ])
+
+  static let aging = AgingChart(
+    columns: [
+      .init(state: "in-progress", label: "In progress"), .init(state: "in-testing", label: "In testing"),
+      .init(state: "in-docs", label: "In docs"), .init(state: "in-review", label: "In review"),
+    ],
+    dots: [
+      .init(featureId: "FEAT-4", title: "Export to CSV", column: 0, days: 12, pastP85: true),
+      .init(featureId: "FEAT-5", column: 0, days: 3, pastP85: false),
+      .init(featureId: "FEAT-6", column: 0, days: 3, pastP85: false),
+      .init(featureId: "FEAT-8", column: 0, days: 1, pastP85: false),
+      .init(featureId: "FEAT-10", column: 1, days: 6, pastP85: false),
+      .init(featureId: "FEAT-11", column: 1, days: 10, pastP85: true),
+      .init(featureId: "FEAT-13", column: 3, days: 2, pastP85: false),
+      .init(featureId: "FEAT-14", column: 3, days: 0, pastP85: false),
+    ],
+    cycleTime: CycleTime(p50Days: 4, p85Days: 9.5, samples: 23, windowDays: 90))
+
+  static let agents = [
+    AgentStripRow(session: "a1b2c3d4", featureId: "FEAT-10", title: "Billing API", held: "for 2 h", lapsed: false),
+    AgentStripRow(session: "9f8e7d6c", featureId: "FEAT-13", title: "Onboarding", held: "for 12 min", lapsed: false),
+    AgentStripRow(
+      session: "0badc0de", featureId: "FEAT-12", title: "Search index", held: "lapsed 40 min ago", lapsed: true),
+  ]
+
+  static let forecast = Forecast.Outcome.sprint(
+    remaining: 7, p50: CivilDate(year: 2026, month: 11, day: 12), p85: CivilDate(year: 2026, month: 11, day: 17))
 
   static func style(_ themeID: String, height: Int, unit: Double? = nil) -> Style {
     Style(

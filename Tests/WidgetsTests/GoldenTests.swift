@@ -40,8 +40,15 @@ struct GoldenTests {
       var renderer = BoardRenderer(layout: try Fixtures.bundled(name), painter: Painter(text: text))
       let style = Fixtures.style("orchestra", height: fh)
       var canvas = Canvas(width: fw, height: fh, background: style.theme.bg)
-      renderer.render(Fixtures.frame(banner: true), style: style, into: &canvas)
+      renderer.render(Fixtures.filledFrame(banner: true), style: style, into: &canvas)
       Golden.check(canvas.downscaled(by: factor), named: "layout-\(name)-\(fw)x\(fh)", directory: Fixtures.goldens)
+      // The page of the work in progress (aging, attention, agents), where the layout has one.
+      if let work = renderer.layout.pages.firstIndex(where: { $0.name == "work" }) {
+        renderer.show(page: work)
+        renderer.render(Fixtures.filledFrame(banner: true), style: style, into: &canvas)
+        Golden.check(
+          canvas.downscaled(by: factor), named: "layout-\(name)-work-\(fw)x\(fh)", directory: Fixtures.goldens)
+      }
     }
   }
 }

@@ -9,7 +9,7 @@ import Widgets
 struct LayoutFitTests {
   static func problems(_ layout: String, _ width: Int, _ height: Int) throws -> [LayoutFit.Problem] {
     LayoutFit.problems(
-      try Fixtures.bundled(layout), frame: Fixtures.frame(), width: width, height: height,
+      try Fixtures.bundled(layout), frame: Fixtures.filledFrame(), width: width, height: height,
       style: Fixtures.style("orchestra", height: height), painter: Painter(text: Fixtures.text()))
   }
 

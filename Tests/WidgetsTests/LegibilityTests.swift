@@ -17,7 +17,7 @@ struct LegibilityTests {
     var canvas = Canvas(width: width, height: height, background: style.theme.bg)
     for page in renderer.layout.pages.indices {
       renderer.show(page: page)
-      renderer.render(Fixtures.frame(banner: banner), style: style, into: &canvas)
+      renderer.render(Fixtures.filledFrame(banner: banner), style: style, into: &canvas)
     }
     return renderer.painter.records
   }

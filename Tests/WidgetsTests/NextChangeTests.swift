@@ -164,7 +164,11 @@ struct NextChangeTests {
         let f = FrameModel(
           view: BoardView(state: s, at: t, now: t, zone: zone, settings: ViewSettings(staleAfter: 60)),
           reconnectAt: ["tcp:b": retry])
-        return ["\(f.header)", "\(f.sources)", "\(f.recent)", "\(f.banner ?? "")"]
+        // The work widgets' models too (F-1 in progress: its days on the aging chart).
+        return [
+          "\(f.header)", "\(f.sources)", "\(f.recent)", "\(f.banner ?? "")", "\(f.attention)", "\(f.aging)",
+          "\(f.agents)",
+        ]
       }
       let shown = model(now)
       #expect(model(Self.before(change)) == shown, "\(now)")

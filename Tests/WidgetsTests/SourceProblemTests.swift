@@ -8,9 +8,10 @@ import WallboardCore
 @testable import Widgets
 
 /// A source that cannot read something says so on its line of the board: the markdown tree's
-/// unreadable feature file (in its detail), a file's rejected line (its last error). Where the
-/// connections card is too tight for every source's detail, those of the sources that need
-/// attention stay; the text fits its box and stays legible.
+/// unreadable feature file (in its detail), a file's rejected line (its last error) — in the
+/// connections card and, on the default board, in the Attention card. Where the connections
+/// card is too tight for every source's detail, those of the sources that need attention stay;
+/// the text fits its box and stays legible.
 @Suite("A source's problem on its line of the board")
 struct SourceProblemTests {
   static let markdown = "orchestra-md:/home/ana/work/shop"
@@ -78,6 +79,11 @@ struct SourceProblemTests {
     #expect(file.detail == "events.jsonl:12: `feature_id` is missing" && file.needsAttention)
     let sim = try #require(frame.sources.first { $0.name == "sim" })
     #expect(sim.detail == "simulated" && !sim.needsAttention)
+    // The Attention card lists the two that need a look, first, by name and problem.
+    let rows = frame.attention.rows.filter { $0.kind == .source }
+    #expect(Set(rows.map(\.featureId)) == ["/home/ana/work/shop", "/var/lib/wallboard/events.jsonl"])
+    #expect(rows.contains { $0.detail.hasPrefix(Self.problem) })
+    #expect(frame.attention.rows.first?.kind == .source)
   }
 
   /// The default layout, at the sizes a board runs at, with two sources and with four.
@@ -96,12 +102,13 @@ struct SourceProblemTests {
         #expect(records.contains { $0.text.hasPrefix("events.jsonl:12:") }, "the rejected line too: \(what)")
         #expect(!records.contains { $0.text == "simulated" }, "a plain detail gives way first: \(what)")
       }
-      // Nothing in the card overlaps, and nothing leaves it.
-      let card = try #require(records.last { $0.text == "Connections" }).box
+      // Nothing in the card overlaps, and nothing leaves it: the Attention card, which the wall
+      // shows in the Connections panel's place, a source's problem its first rows.
+      let card = try #require(records.last { $0.text.hasPrefix("Attention") }).box
       let inCard = records.filter {
         $0.box.minX >= card.minX - 1 && $0.box.minY >= card.minY - 1 && $0.box.minX < card.maxX
       }
-      #expect(inCard.count >= (more ? 10 : 6), "\(what): \(inCard.map(\.text))")
+      #expect(inCard.count >= (more ? 7 : 4), "\(what): \(inCard.map(\.text))")
       Self.expectNoTextOverlaps(inCard, what)
     }
   }

@@ -66,7 +66,7 @@ struct TextFitTests {
   @Test(arguments: cases)
   func noDrawnNumberIsCut(layout: String, width: Int, height: Int) throws {
     guard !LayoutFitTests.refused.contains("\(layout) \(width)x\(height)") else { return }
-    for frame in [Fixtures.frame(banner: true), Self.bigFrame] {
+    for frame in [Fixtures.frame(banner: true), Fixtures.filledFrame(banner: true), Self.bigFrame] {
       let records = try Self.records(layout: layout, width: width, height: height, frame: frame)
       #expect(records.count > 5)
       for r in records {
