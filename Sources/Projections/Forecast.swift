@@ -58,7 +58,10 @@ public struct Forecast: Hashable, Sendable {
   ///
   /// - Throughput: today is the date of `at` in `zone`. The sampled days are the last
   ///   `sampleDays` (1…365) *working* days before today (today is not over, so it is left out),
-  ///   looking back at most `sampleDays` × 7 + 366 calendar days; working days are the
+  ///   and not before the day the board's history begins (the earliest version of any feature
+  ///   history it keeps, in `zone`: before it, a day without done work says nothing of the
+  ///   team; fewer days are sampled then, none without history), looking back at most
+  ///   `sampleDays` × 7 + 366 calendar days; working days are the
   ///   sprint's (`Sprint.isWorking`) when one is given, else Monday to Friday. A day's
   ///   throughput is how many features entered a done state that day in `zone`, over every
   ///   feature history the board keeps: a version in a done state (`Workflow.isDone` of the
@@ -91,7 +94,9 @@ public struct Forecast: Hashable, Sendable {
     let working: (CivilDate) -> Bool =
       sprint.map { s in { s.isWorking($0) } } ?? { $0.weekday != .sat && $0.weekday != .sun }
     let today = zone.date(of: at)
-    let sampled = sampledDays(before: today, count: Swift.min(Swift.max(sampleDays, 1), 365), working: working)
+    let from = historyFrom(state).map(zone.date(of:))
+    let sampled = sampledDays(
+      before: today, count: Swift.min(Swift.max(sampleDays, 1), 365), notBefore: from, working: working)
     let throughput = doneCounts(state, on: sampled, zone: zone)
     let total = throughput.reduce(0, +)
     func make(_ o: Outcome) -> Forecast {
@@ -123,16 +128,30 @@ public struct Forecast: Hashable, Sendable {
     return make(.sprint(remaining: remaining, p50: ahead[p50], p85: ahead[p85]))
   }
 
-  /// The last `count` working days before `day`, oldest first (looking back at most
-  /// `count` × 7 + 366 days).
-  static func sampledDays(before day: CivilDate, count: Int, working: (CivilDate) -> Bool) -> [CivilDate] {
+  /// The last `count` working days before `day` and not before `notBefore` (nil: none at all),
+  /// oldest first (looking back at most `count` × 7 + 366 days).
+  static func sampledDays(
+    before day: CivilDate, count: Int, notBefore: CivilDate?, working: (CivilDate) -> Bool
+  ) -> [CivilDate] {
+    guard let notBefore else { return [] }
     var out: [CivilDate] = []
     var d = day
     for _ in 0..<(count * 7 + 366) where out.count < count {
       d = d.adding(days: -1)
+      if d < notBefore { break }
       if working(d) { out.append(d) }
     }
     return out.reversed()
+  }
+
+  /// The earliest moment of any feature history the board keeps: before it, a day without
+  /// done work says nothing of the team.
+  static func historyFrom(_ state: BoardState) -> Instant? {
+    var from: Instant?
+    for h in state.history.values {
+      if let t = h.versions.first?.at, from.map({ t < $0 }) ?? true { from = t }
+    }
+    return from
   }
 
   /// The first `count` working days after `day`, in order (looking ahead at most `count` × 7 +

@@ -4,6 +4,7 @@ Reads a JSON job on stdin, prints the forecast as JSON. Written from the rules i
 comment of `Forecast.compute`, not from its code:
   today: "YYYY-MM-DD" (the date of the board's moment, in UTC here)
   done: [[feature, "YYYY-MM-DD"], ...]  every move into a done state (a feature once a day)
+  history_from: "YYYY-MM-DD", the first day the board has history for (no day before is sampled)
   non_working: weekday numbers (Monday 0) when a sprint is given; holidays: dates
   sprint: true / false; remaining: features left; runs, seed, sample_days.
 """
@@ -46,8 +47,11 @@ def main():
         working = lambda d: d.weekday() < 5
     sampled = []
     d = today
+    first = day(job["history_from"]) if job.get("history_from") else today
     while len(sampled) < job["sample_days"]:
         d -= datetime.timedelta(days=1)
+        if d < first:
+            break
         if working(d):
             sampled.append(d)
     sampled.reverse()
@@ -56,8 +60,8 @@ def main():
         per_day[day(when)] = per_day.get(day(when), 0) + 1
     tp = [per_day.get(s, 0) for s in sampled]
     out = {
-        "sampled_from": sampled[0].isoformat(),
-        "sampled_through": sampled[-1].isoformat(),
+        "sampled_from": sampled[0].isoformat() if sampled else None,
+        "sampled_through": sampled[-1].isoformat() if sampled else None,
         "sample_days": len(tp),
         "sample_done": sum(tp),
     }

@@ -66,7 +66,11 @@ struct ForecastTests {
   @Test func noThroughputSaysSoInsteadOfADate() {
     let (s, sprint) = Self.sprintBoard([], remaining: 3)
     let f = Self.forecast(s, sprint: sprint)
-    #expect(f.outcome == .noThroughput && f.sampleDays == 30 && f.sampleDone == 0)
+    // The board's history begins on Friday the 20th: six working days are sampled.
+    #expect(f.outcome == .noThroughput && f.sampleDays == 6 && f.sampleDone == 0)
+    #expect(f.sampledFrom == Make.d("2026-11-20") && f.sampledThrough == Make.d("2026-11-27"))
+    let empty = Self.forecast(BoardState(), sprint: nil)
+    #expect(empty.outcome == .noThroughput && empty.sampleDays == 0 && empty.sampledFrom == nil)
     #expect(Self.forecast(s, sprint: nil).outcome == .noThroughput)
     // Work done only today (not over) and more than 30 working days ago is not sampled either.
     let (old, _) = Self.throughput(Array(repeating: 0, count: 50) + [4])
@@ -94,10 +98,12 @@ struct ForecastTests {
   /// The forecast of an independent implementation (`Tests/Forecast/forecast.py`) of the same
   /// job, as JSON.
   static func python(
-    done: [[String]], sprint: Sprint?, remaining: Int, runs: Int = Forecast.defaultRuns
+    done: [[String]], sprint: Sprint?, remaining: Int, runs: Int = Forecast.defaultRuns,
+    historyFrom: String = "2026-01-01"
   ) throws -> [String: Any] {
     let job: [String: Any] = [
-      "today": Self.today.description, "done": done, "sprint": sprint != nil, "remaining": remaining,
+      "today": Self.today.description, "history_from": historyFrom, "done": done, "sprint": sprint != nil,
+      "remaining": remaining,
       "non_working": (sprint?.nonWorkingDays ?? []).map { Weekday.allCases.firstIndex(of: $0)! },
       "holidays": (sprint?.holidays ?? []).map(\.description), "runs": runs,
       "seed": Forecast.defaultSeed, "sample_days": Forecast.defaultSampleDays,
@@ -155,6 +161,20 @@ struct ForecastTests {
     #expect(NSDictionary(dictionary: Self.fields(f)) == NSDictionary(dictionary: theirs))
     guard runs > 1000, case .backlog(14, let p50, let p85) = f.outcome else { return }
     #expect(p85 < p50)
+  }
+
+  @Test func noDayBeforeTheBoardsHistoryIsSampled() throws {
+    // History from Wednesday the 18th, 10:00: eight working days to the 27th.
+    let events = [
+      S.create("2026-11-18T10:00:00Z", "X", project: "p1"), S.move("2026-11-19T10:00:00Z", "X", project: "p1", "done"),
+      S.create("2026-11-19T10:00:00Z", "Y", project: "p1"), S.move("2026-11-24T10:00:00Z", "Y", project: "p1", "done"),
+    ]
+    let s = Make.state(events)
+    let f = Self.forecast(s, sprint: nil, runs: 5)
+    #expect(f.sampledFrom == Make.d("2026-11-18") && f.sampleDays == 8 && f.sampleDone == 2)
+    let theirs = try Self.python(
+      done: [["X", "2026-11-19"], ["Y", "2026-11-24"]], sprint: nil, remaining: 0, runs: 5, historyFrom: "2026-11-18")
+    #expect(NSDictionary(dictionary: Self.fields(f)) == NSDictionary(dictionary: theirs))
   }
 
   @Test func theSeedDecides() {

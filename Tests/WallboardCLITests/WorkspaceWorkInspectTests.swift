@@ -77,8 +77,8 @@ struct WorkspaceWorkInspectTests {
                  {"feature_id": "FEAT-F", "project": "web", "title": "Feature FEAT-F", "state": "in-testing",
                   "age_days": 0.3, "in_progress_days": 0.5, "past_p85": false}],
        "cycle_time": {"p50_days": 0.5, "p85_days": 2, "samples": 2, "window_days": 90},
-       "forecast": {"kind": "backlog", "days": 14, "p50_features": 1, "p85_features": 0, "sample_days": 30,
-                    "sample_done": 2, "sampled_from": "2026-09-29", "sampled_through": "2026-11-09", "runs": 10000,
+       "forecast": {"kind": "backlog", "days": 14, "p50_features": 3, "p85_features": 2, "sample_days": 6,
+                    "sample_done": 2, "sampled_from": "2026-11-02", "sampled_through": "2026-11-09", "runs": 10000,
                     "seed": "6288516345106481490"}}
       """)
     #expect(got == expected, "\(got.serialized())")
@@ -158,8 +158,8 @@ struct WorkspaceWorkInspectTests {
                  {"feature_id": "FEAT-C", "project": "web", "title": "web FEAT-C", "state": "in-progress",
                   "age_days": 3.1, "in_progress_days": 3.1, "past_p85": true}],
        "cycle_time": {"p50_days": 1.5, "p85_days": 2, "samples": 2, "window_days": 90},
-       "forecast": {"kind": "backlog", "days": 14, "p50_features": 1, "p85_features": 0, "sample_days": 30,
-                    "sample_done": 2, "sampled_from": "2026-09-29", "sampled_through": "2026-11-09", "runs": 10000,
+       "forecast": {"kind": "backlog", "days": 14, "p50_features": 3, "p85_features": 2, "sample_days": 6,
+                    "sample_done": 2, "sampled_from": "2026-11-02", "sampled_through": "2026-11-09", "runs": 10000,
                     "seed": "6288516345106481490"}}
       """)
     #expect(got == expected, "\(got.serialized())")
