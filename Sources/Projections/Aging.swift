@@ -77,17 +77,19 @@ public enum Aging {
   /// oldest first, unknown last, then by (project, id).
   public static func compute(state: BoardState) -> [AgingItem] {
     var out: [AgingItem] = []
+    var sets = StatusSets(state)
     for (key, f) in state.features {
-      let wf = state.workflow(forProject: f.projectId)
-      guard wf.state(f.status)?.activeWork == true else { continue }
-      let stateSince = state.statusSince(f)
-      let work = state.history[key]?.runStart { wf.state($0)?.activeWork == true }
+      let active = sets.of(f.projectId).active
+      guard active.contains(f.status) else { continue }
+      let h = state.history[key]
+      let stateSince = h?.runStart(of: f.status) ?? f.updatedAt
+      let work = h?.runStart { active.contains($0) }
       out.append(
         AgingItem(
           key: key, title: f.title, assignee: f.assignee, status: f.status, stateSince: stateSince,
           workSince: work ?? stateSince))
     }
-    return out.sorted { olderFirst(($0.workSince, $0.key), ($1.workSince, $1.key)) }
+    return olderFirst(out, \.workSince, \.key)
   }
 
   /// The cycle time of the features done in the `windowDays` before `at`.

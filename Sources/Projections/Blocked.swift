@@ -75,12 +75,14 @@ public enum Blocked {
   /// then by (project, id).
   public static func compute(state: BoardState) -> [BlockedItem] {
     var out: [BlockedItem] = []
-    for (key, f) in state.features {
-      guard !state.workflow(forProject: f.projectId).isCompleted(f.status) else { continue }
+    var sets = StatusSets(state)
+    for (key, f) in state.features where !f.dependsOn.isEmpty || f.status == blockedStatus {
+      guard !sets.of(f.projectId).terminal.contains(f.status) else { continue }
       var waits: [FeatureKey] = []
       if !f.dependsOn.isEmpty {
-        for d in state.dependencies(of: key) where d.known && !isDone(d.key, in: state) {
-          waits.append(d.key)
+        for d in state.dependencies(of: key) where d.known {
+          guard let g = state.features[d.key] ?? state.hidden[d.key]?.feature else { continue }
+          if !sets.of(g.projectId).done.contains(g.status) { waits.append(d.key) }
         }
       }
       guard !waits.isEmpty || f.status == blockedStatus else { continue }
@@ -89,7 +91,7 @@ public enum Blocked {
           key: key, title: f.title, assignee: f.assignee, status: f.status, waitsOn: waits,
           since: state.statusSince(f)))
     }
-    return out.sorted { olderFirst(($0.since, $0.key), ($1.since, $1.key)) }
+    return olderFirst(out, \.since, \.key)
   }
 
   /// Every feature in rework, longest there first.
@@ -105,13 +107,6 @@ public enum Blocked {
       out.append(
         ReworkItem(key: key, title: f.title, assignee: f.assignee, times: times, since: state.statusSince(f)))
     }
-    return out.sorted { olderFirst(($0.since, $0.key), ($1.since, $1.key)) }
-  }
-
-  /// Whether the feature `key` (on the board or kept off it) is in a done state of its own
-  /// project's workflow.
-  static func isDone(_ key: FeatureKey, in state: BoardState) -> Bool {
-    guard let f = state.features[key] ?? state.hidden[key]?.feature else { return false }
-    return state.workflow(forProject: f.projectId).isDone(f.status)
+    return olderFirst(out, \.since, \.key)
   }
 }

@@ -42,12 +42,35 @@ func days(from a: Instant, to b: Instant) -> Double {
   Double(b.millis - a.millis) / 86_400_000
 }
 
-/// Orders by an optional moment, oldest first and unknown last, then by key.
-func olderFirst(_ a: (Instant?, FeatureKey), _ b: (Instant?, FeatureKey)) -> Bool {
-  switch (a.0, b.0) {
-  case (let x?, let y?) where x != y: return x < y
-  case (.some, nil): return true
-  case (nil, .some): return false
-  default: return a.1 < b.1
+/// `items` ordered by an optional moment, oldest first and unknown last, then by key.
+func olderFirst<T>(_ items: [T], _ since: (T) -> Instant?, _ key: (T) -> FeatureKey) -> [T] {
+  items.sorted { a, b in
+    let (x, y) = (since(a)?.millis ?? .max, since(b)?.millis ?? .max)
+    return x != y ? x < y : key(a) < key(b)
+  }
+}
+
+/// The statuses of a workflow with a property, its old spellings (aliases) included: one set
+/// lookup where `Workflow.state(_:)` scans the states.
+struct StatusSets {
+  private var byProject: [String: (active: Set<String>, terminal: Set<String>, done: Set<String>)] = [:]
+  private let state: BoardState
+
+  init(_ state: BoardState) { self.state = state }
+
+  /// The sets of the workflow governing `project`'s features.
+  mutating func of(_ project: String?) -> (active: Set<String>, terminal: Set<String>, done: Set<String>) {
+    if let s = byProject[project ?? ""] { return s }
+    let wf = state.workflow(forProject: project)
+    // As `Workflow.state(_:)` reads a status: through its alias when it has one.
+    func set(_ p: (WorkflowState) -> Bool) -> Set<String> {
+      let base = Set(wf.states.filter(p).map(\.id))
+      var ids = base.subtracting(wf.aliases.keys)
+      for (old, new) in wf.aliases where base.contains(new) { ids.insert(old) }
+      return ids
+    }
+    let s = (set(\.activeWork), set(\.terminal), set(\.done))
+    byProject[project ?? ""] = s
+    return s
   }
 }
