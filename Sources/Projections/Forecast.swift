@@ -67,9 +67,10 @@ public struct Forecast: Hashable, Sendable {
   ///   feature history the board keeps: a version in a done state (`Workflow.isDone` of the
   ///   feature's project) whose predecessor exists and is not done, each feature once a day (the
   ///   flow's rule, `Flow`).
-  /// - Draws: a `SplitMix64` seeded with `seed`; each draw takes the next output `x` and uses the
-  ///   throughput of sampled day `(x · n) >> 64` (`SplitMix64.index(below:)`, n = sampled days,
-  ///   oldest first). Runs are made one after the other from the one generator.
+  /// - Draws: a `SplitMix64` seeded with `seed`, two draws from each 64-bit output — its high
+  ///   32 bits, then its low 32 bits — each 32-bit half `h` choosing sampled day `(h · n) >> 32`
+  ///   (n = sampled days, oldest first; `IndexDraws`). Runs are made one after the other from
+  ///   the one stream (a run may begin with the low half its predecessor left).
   /// - Sprint: `remaining` = the scope's features whose status is not terminal in their
   ///   project's workflow; none → `.sprintDone`. Else, with no sampled day or every sampled
   ///   day zero → `.noThroughput`. Each run walks the working days after today (the sprint's
@@ -104,7 +105,7 @@ public struct Forecast: Hashable, Sendable {
         outcome: o, sampledFrom: sampled.first, sampledThrough: sampled.last, sampleDays: sampled.count,
         sampleDone: total, runs: runs, seed: seed)
     }
-    var rng = SplitMix64(seed: seed)
+    var rng = IndexDraws(seed: seed)
     guard let sprint else {
       guard total > 0 else { return make(.noThroughput) }
       let days = (1...backlogDays).filter { working(today.adding(days: $0)) }.count
@@ -200,7 +201,7 @@ public struct Forecast: Hashable, Sendable {
 
   /// Each run's finishing working day (its index; `days` when it did not finish), as counts by
   /// index: `counts[i]` runs finished on working day `i`.
-  static func sprintRuns(_ tp: [Int], remaining: Int, days: Int, runs: Int, rng: inout SplitMix64) -> [Int] {
+  static func sprintRuns(_ tp: [Int], remaining: Int, days: Int, runs: Int, rng: inout IndexDraws) -> [Int] {
     var counts = Array(repeating: 0, count: days + 1)
     let n = tp.count
     tp.withUnsafeBufferPointer { tp in
@@ -229,7 +230,7 @@ public struct Forecast: Hashable, Sendable {
   }
 
   /// Each run's sum of `days` draws, ascending.
-  static func backlogRuns(_ tp: [Int], days: Int, runs: Int, rng: inout SplitMix64) -> [Int] {
+  static func backlogRuns(_ tp: [Int], days: Int, runs: Int, rng: inout IndexDraws) -> [Int] {
     var sums: [Int] = []
     sums.reserveCapacity(runs)
     for _ in 0..<runs {

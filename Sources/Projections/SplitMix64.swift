@@ -17,10 +17,28 @@ public struct SplitMix64: Sendable {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+}
 
-  /// An index in `0..<n` (n > 0): the high 64 bits of the 128-bit product of the next output and
-  /// `n` (Lemire's multiply-high, without rejection: the bias, below n/2⁶⁴, is negligible).
+/// Uniform indices from a `SplitMix64`, two from each 64-bit output: the high 32 bits first,
+/// then the low 32 bits (kept for the next draw, across runs). An index in `0..<n` from a 32-bit
+/// half `h` is `(h · n) >> 32` (Lemire's multiply-high, without rejection: the bias, below
+/// n/2³², is negligible for the few hundred days a forecast samples).
+public struct IndexDraws: Sendable {
+  public private(set) var rng: SplitMix64
+  private var spare: UInt64 = 0
+  private var hasSpare = false
+
+  public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+  /// The next index in `0..<n` (0 < n < 2³²).
   public mutating func index(below n: Int) -> Int {
-    Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(n)).high)
+    if hasSpare {
+      hasSpare = false
+      return Int(truncatingIfNeeded: ((spare & 0xFFFF_FFFF) &* UInt64(n)) >> 32)
+    }
+    let x = rng.next()
+    spare = x
+    hasSpare = true
+    return Int(truncatingIfNeeded: ((x >> 32) &* UInt64(n)) >> 32)
   }
 }

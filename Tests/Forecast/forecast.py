@@ -27,8 +27,21 @@ class SplitMix64:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
         return z ^ (z >> 31)
 
+
+class Draws:
+    """Two indices from each output: the high 32 bits, then the low 32 bits."""
+
+    def __init__(self, seed):
+        self.rng = SplitMix64(seed)
+        self.spare = None
+
     def index(self, n):
-        return (self.next() * n) >> 64
+        if self.spare is not None:
+            half, self.spare = self.spare, None
+        else:
+            x = self.rng.next()
+            half, self.spare = x >> 32, x & 0xFFFFFFFF
+        return (half * n) >> 32
 
 
 def ceil_pct(p, n):
@@ -65,7 +78,7 @@ def main():
         "sample_days": len(tp),
         "sample_done": sum(tp),
     }
-    rng = SplitMix64(job["seed"])
+    rng = Draws(job["seed"])
     runs = job["runs"]
     remaining = job["remaining"]
     if job["sprint"] and remaining == 0:
