@@ -89,7 +89,7 @@ public enum Aging {
           key: key, title: f.title, assignee: f.assignee, status: f.status, stateSince: stateSince,
           workSince: work ?? stateSince))
     }
-    return olderFirst(out, { $0.workSince }, { $0.key })
+    return out.sorted { olderFirst(($0.workSince, $0.key), ($1.workSince, $1.key)) }
   }
 
   /// The cycle time of the features done in the `windowDays` before `at`.

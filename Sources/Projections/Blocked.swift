@@ -91,7 +91,7 @@ public enum Blocked {
           key: key, title: f.title, assignee: f.assignee, status: f.status, waitsOn: waits,
           since: state.statusSince(f)))
     }
-    return olderFirst(out, { $0.since }, { $0.key })
+    return out.sorted { olderFirst(($0.since, $0.key), ($1.since, $1.key)) }
   }
 
   /// Every feature in rework, longest there first.
@@ -107,6 +107,6 @@ public enum Blocked {
       out.append(
         ReworkItem(key: key, title: f.title, assignee: f.assignee, times: times, since: state.statusSince(f)))
     }
-    return olderFirst(out, { $0.since }, { $0.key })
+    return out.sorted { olderFirst(($0.since, $0.key), ($1.since, $1.key)) }
   }
 }

@@ -42,11 +42,13 @@ func days(from a: Instant, to b: Instant) -> Double {
   Double(b.millis - a.millis) / 86_400_000
 }
 
-/// `items` ordered by an optional moment, oldest first and unknown last, then by key.
-func olderFirst<T>(_ items: [T], _ since: (T) -> Instant?, _ key: (T) -> FeatureKey) -> [T] {
-  items.sorted { a, b in
-    let (x, y) = (since(a)?.millis ?? .max, since(b)?.millis ?? .max)
-    return x != y ? x < y : key(a) < key(b)
+/// Orders by an optional moment, oldest first and unknown last, then by key.
+func olderFirst(_ a: (Instant?, FeatureKey), _ b: (Instant?, FeatureKey)) -> Bool {
+  switch (a.0, b.0) {
+  case (let x?, let y?) where x != y: return x < y
+  case (.some, nil): return true
+  case (nil, .some): return false
+  default: return a.1 < b.1
   }
 }
 
