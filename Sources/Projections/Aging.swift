@@ -1,8 +1,8 @@
 public import WallboardCore
 
 /// A feature in active work, with when it entered its state and when it began the work
-/// (`Aging.compute`). Ages are read against a frame's clock (`ageDays(at:)`), so that the list
-/// itself does not change as time passes.
+/// (`Aging.compute`). Ages are read against a frame's clock (`stateDays(at:)`, `workDays(at:)`),
+/// so that the list itself does not change as time passes.
 public struct AgingItem: Hashable, Sendable {
   public var key: FeatureKey
   public var title: String
@@ -23,6 +23,22 @@ public struct AgingItem: Hashable, Sendable {
     self.stateSince = stateSince
     self.workSince = workSince
   }
+
+  /// Days in its current status at `at` (fractional; 86 400 s a day); nil when unknown.
+  public func stateDays(at: Instant) -> Double? { stateSince.map { days(from: $0, to: at) } }
+
+  /// Days in its current stretch of active work at `at`; nil when unknown.
+  public func workDays(at: Instant) -> Double? { workSince.map { days(from: $0, to: at) } }
+
+  /// Whether `item` has been in progress longer than the team's P85 cycle time at `at`: its
+  /// `workDays(at:)` exceeds `cycleTime.p85Days` strictly. False when either is unknown.
+  public static func pastP85(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Bool {
+    guard let p85 = cycleTime.p85Days, let d = item.workDays(at: at) else { return false }
+    return d > p85
+  }
+
+  /// `AgingItem.pastP85(self, cycleTime:at:)`.
+  public func pastP85(cycleTime: CycleTime, at: Instant) -> Bool { Self.pastP85(self, cycleTime: cycleTime, at: at) }
 }
 
 /// The team's cycle time: from entering active work to done, over features done within the
@@ -48,14 +64,82 @@ public struct CycleTime: Hashable, Sendable {
 /// How old the work in progress is.
 public enum Aging {
   /// Every feature in an active-work state of its workflow, oldest first.
+  ///
+  /// A feature the filter keeps is in active work when its status is a state of its project's
+  /// workflow marked active work (`WorkflowState.activeWork`, through the workflow's aliases:
+  /// upstream's in-progress, in-testing, in-docs, in-review, needs-edits; the seed's
+  /// in-progress, in-testing, in-docs, in-review). `stateSince` is when it entered its current
+  /// status (`BoardState.statusSince`: the start of the last unbroken run of that status in its
+  /// history, else `updatedAt`). `workSince` is the start of its current unbroken stretch of
+  /// active work: walking back through its history from the last version while each version
+  /// exists and its status is active work; when the history's last version is not in active
+  /// work (the history does not record the present), `stateSince`. Ordered by `workSince`,
+  /// oldest first, unknown last, then by (project, id).
   public static func compute(state: BoardState) -> [AgingItem] {
-    []  // TODO(issue 26): computed in the projections part
+    var out: [AgingItem] = []
+    var sets = StatusSets(state)
+    for (key, f) in state.features {
+      let active = sets.of(f.projectId).active
+      guard active.contains(f.status) else { continue }
+      let h = state.history[key]
+      let stateSince = h?.runStart(of: f.status) ?? f.updatedAt
+      let work = h?.runStart { active.contains($0) }
+      out.append(
+        AgingItem(
+          key: key, title: f.title, assignee: f.assignee, status: f.status, stateSince: stateSince,
+          workSince: work ?? stateSince))
+    }
+    return out.sorted { olderFirst(($0.workSince, $0.key), ($1.workSince, $1.key)) }
   }
 
   /// The cycle time of the features done in the `windowDays` before `at`.
+  ///
+  /// Over every feature history the board keeps (as the flow's throughput): its latest entry
+  /// into a done state (`Workflow.isDone` of its project's workflow) is a version in a done
+  /// state whose predecessor exists and is not done. When that moment `t` lies in the window
+  /// (`at` − `windowDays` × 86 400 s < `t` ≤ `at`), the feature gives one sample: `t` minus the
+  /// moment it entered active work on the way there — the earliest version in active work
+  /// among the versions before `t` back to the last one that was terminal (done or not) or did
+  /// not exist (so a step back to `todo`, or a stop in a passive state such as the seed's
+  /// `documented`, stays within the stretch). A feature with no version in active work on the
+  /// way gives no sample. Days are fractional (86 400 s). P50 and P85 are nearest-rank over
+  /// the sorted samples (index ⌈p·n⌉ − 1, computed in whole percent); nil without samples.
   public static func cycleTime(
     state: BoardState, at: Instant, zone: Zone, windowDays: Int = CycleTime.defaultWindowDays
   ) -> CycleTime {
-    CycleTime(p50Days: nil, p85Days: nil, samples: 0, windowDays: windowDays)  // TODO(issue 26)
+    let from = at.millis - Int64(windowDays) * 86_400_000
+    var samples: [Double] = []
+    for (key, h) in state.history {
+      let wf = state.workflow(forProject: key.projectId)
+      if let d = cycleDays(h.versions, wf: wf, from: from, through: at.millis) { samples.append(d) }
+    }
+    samples.sort()
+    return CycleTime(
+      p50Days: nearestRank(samples, percent: 50), p85Days: nearestRank(samples, percent: 85),
+      samples: samples.count, windowDays: windowDays)
+  }
+
+  /// The one sample of a history (see `cycleTime`), or nil.
+  static func cycleDays(_ v: [FeatureVersion], wf: Workflow, from: Int64, through: Int64) -> Double? {
+    var k = v.count - 1
+    while k > 0 {
+      if v[k].exists && wf.isDone(v[k].status) && v[k - 1].exists && !wf.isDone(v[k - 1].status) { break }
+      k -= 1
+    }
+    guard k > 0, v[k].at.millis > from, v[k].at.millis <= through else { return nil }
+    var start: Instant?
+    var j = k - 1
+    while j >= 0 && v[j].exists && !wf.isCompleted(v[j].status) {
+      if wf.state(v[j].status)?.activeWork == true { start = v[j].at }
+      j -= 1
+    }
+    return start.map { days(from: $0, to: v[k].at) }
+  }
+
+  /// The nearest-rank percentile of ascending `sorted`: the element at ⌈percent·n/100⌉ − 1.
+  public static func nearestRank<T>(_ sorted: [T], percent: Int) -> T? {
+    guard !sorted.isEmpty else { return nil }
+    let rank = (percent * sorted.count + 99) / 100
+    return sorted[Swift.max(0, Swift.min(sorted.count, rank) - 1)]
   }
 }

@@ -57,7 +57,11 @@ public enum InspectReport {
         ("banner", str(view.banner.map { BannerText.line($0, now: view.now, zone: zone) })),
         ("filter", filterJSON(state)),
         ("declared_sprints", declaredJSON(state, at: at, zone: zone, sprintZones: c.sprintZones)),
-        // Issue 26: the agents' locks (see `agentsJSON`).
+        // Issue 26: what is stuck, how old the work is, when it will finish (InspectReport+Work.swift),
+        // and the agents' locks (see `agentsJSON`).
+        ("blocked", .array(c.blocked.map(blockedJSON))), ("rework", .array(c.rework.map(reworkJSON))),
+        ("aging", agingJSON(c, at: at)), ("cycle_time", cycleJSON(c.cycleTime)),
+        ("forecast", forecastJSON(c.forecast)),
         ("agents", agentsJSON(c.agents, at: at)),
       ]))
   }

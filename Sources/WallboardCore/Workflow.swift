@@ -83,7 +83,7 @@ public struct Workflow: Hashable, Sendable {
       WorkflowState(id: "in-testing", label: "In testing", activeWork: true),
       WorkflowState(id: "in-docs", label: "In docs", activeWork: true),
       WorkflowState(id: "in-review", label: "In review", activeWork: true),
-      WorkflowState(id: "needs-edits", label: "Needs edits"),
+      WorkflowState(id: "needs-edits", label: "Needs edits", activeWork: true),
       WorkflowState(id: "done", label: "Done", terminal: true),
     ],
     aliases: [

@@ -32,6 +32,11 @@ if CommandLine.arguments.contains("--nats-only") {
   NATSBench.only()
   exit(0)
 }
+// `--work-only`: the projections of issue 26 alone (WorkBench).
+if CommandLine.arguments.contains("--work-only") {
+  WorkBench.only()
+  exit(0)
+}
 if CommandLine.arguments.contains("--quic-only") {
   QUICBench.only()
   exit(0)
@@ -661,6 +666,7 @@ for (r, goalMs) in [
   }
   report.add(inProcess, r.name, ms, "ms", goal: goalMs, note: note)
 }
+WorkBench.figures(into: report)
 report.add(
   inProcess, "peak resident memory of the bench itself", Double(peakRSSKiB()) / mib, "MiB",
   note: "pre-built inputs included")
