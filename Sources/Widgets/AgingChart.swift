@@ -110,9 +110,9 @@ public enum AgingText {
   }
 
   /// Whether it has been in progress longer than the team's P85 cycle time at `at`.
+  /// The projection's rule (`AgingItem.pastP85`), the one `inspect` reads too.
   public static func pastP85(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Bool {
-    guard let p85 = cycleTime.p85Days, let s = start(item) else { return false }
-    return Double(at.millis - s.millis) > p85 * Double(day)
+    item.pastP85(cycleTime: cycleTime, at: at)
   }
 
   /// When it crosses P85 (the first millisecond past it), if that is after `at`.

@@ -79,7 +79,7 @@ public struct FrameModel: Sendable {
       blocked: c.blocked, rework: c.rework, aging: c.aging, cycleTime: c.cycleTime, agents: c.agents,
       sources: sources, state: state, at: at)
     aging = AgingChart(items: c.aging, cycleTime: c.cycleTime, state: state, at: at)
-    agents = c.agents.map { AgentStripRow($0, state: state, at: at) }
+    agents = Agents.arranged(c.agents, at: at).map { AgentStripRow($0, state: state, at: at) }
     forecast = c.forecast.outcome
     self.at = at
   }
