@@ -90,11 +90,12 @@ import WallboardCore
     let path = dir.url.appendingPathComponent("journal-00000000.db").path
     JournalFixtureCLI.write(path)
     // What a version 3 build wrote: the same rows (nothing in them is new in version 4), each
-    // blob's version byte and the meta saying 3.
+    // blob's version byte and the meta saying 3, and each state without the agents' locks that
+    // end it from version 6 (none here: one byte of count).
     let db = try Database(path: path, mode: .readWrite(create: false))
     try db.execute("UPDATE meta SET value = 3 WHERE key = 'codec'")
     try db.execute("UPDATE inputs SET body = CAST(X'03' || substr(body, 2) AS BLOB)")
-    try db.execute("UPDATE snapshots SET state = CAST(X'03' || substr(state, 2) AS BLOB)")
+    try db.execute("UPDATE snapshots SET state = CAST(X'03' || substr(state, 2, length(state) - 2) AS BLOB)")
     var store = BoardStore(settings: BoardSettings())
     let warnings = Warnings()
     let opened = try JournalPlace.open(path, options: Options(), into: &store, named: false, clock: .system) {
