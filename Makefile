@@ -278,7 +278,7 @@ SAME_PIXELS = import sys; from PIL import Image; a, b = (Image.open(p).convert("
 screenshots: deps
 	$(SWIFT) build -c release --product wallboard $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --show-bin-path)/wallboard" snapshot --source sim:seed=1 \
-	  --at 2026-11-11T15:00:00Z --tz UTC --size 1920x1080 --out .build/screenshot.png
+	  --at 2026-11-12T10:00:00Z --tz UTC --size 1920x1080 --out .build/screenshot.png
 	@if cmp -s .build/screenshot.png docs/screenshot.png || \
 	  $(PYTHON) -B -c '$(SAME_PIXELS)' .build/screenshot.png docs/screenshot.png 2>/dev/null; then \
 	  echo "docs/screenshot.png: pixels unchanged, left as it is"; \

@@ -127,8 +127,11 @@ public struct AttentionModel: Hashable, Sendable {
 
 /// The Attention texts, the same on the pixel board and the text board.
 public enum AttentionText {
-  /// "waits on FEAT-2", "waits on FEAT-2, FEAT-3".
-  public static func waitsOn(_ ids: [String]) -> String { "waits on " + ids.joined(separator: ", ") }
+  /// "waits on FEAT-2", "waits on FEAT-2, FEAT-3"; "marked blocked" for a feature whose status
+  /// says it is blocked while it waits on nothing the board holds undone.
+  public static func waitsOn(_ ids: [String]) -> String {
+    ids.isEmpty ? "marked blocked" : "waits on " + ids.joined(separator: ", ")
+  }
 
   /// "lapsed 40 min ago": how long ago a lock lapsed, at `at`.
   public static func lapsed(_ lock: AgentLock, at: Instant) -> String {

@@ -65,6 +65,15 @@ struct WorkWidgetsTests {
     #expect(none.rows.isEmpty && none.summary.isEmpty)
   }
 
+  @Test func aFeatureMarkedBlockedThatWaitsOnNothingSaysSo() {
+    // The seed's `blocked` status without an undone dependency: no empty "waits on".
+    let marked = BlockedItem(
+      key: Self.key("M"), title: "Stuck", assignee: nil, status: "blocked", waitsOn: [], since: nil)
+    let m = AttentionModel(
+      blocked: [marked], rework: [], aging: [], cycleTime: Self.cycle, agents: [], state: BoardState(), at: Self.at)
+    #expect(m.rows.map(\.line) == ["blocked  Stuck (M): marked blocked"])
+  }
+
   @Test func withoutACycleTimeNothingIsPastP85() {
     let none = CycleTime(p50Days: nil, p85Days: nil, samples: 0, windowDays: 90)
     let m = AttentionModel(
