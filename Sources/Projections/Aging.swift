@@ -24,17 +24,48 @@ public struct AgingItem: Hashable, Sendable {
     self.workSince = workSince
   }
 
-  /// Days in its current status at `at` (fractional; 86 400 s a day); nil when unknown.
-  public func stateDays(at: Instant) -> Double? { stateSince.map { days(from: $0, to: at) } }
+  /// A tenth of a day, in milliseconds: the unit every age is shown in.
+  public static let tenthMillis: Int64 = 8_640_000
 
-  /// Days in its current stretch of active work at `at`; nil when unknown.
-  public func workDays(at: Instant) -> Double? { workSince.map { days(from: $0, to: at) } }
+  /// Days in its current status at `at` (fractional; 86 400 s a day; never below 0: data dated
+  /// a moment after the board's clock is 0 days old); nil when unknown.
+  public func stateDays(at: Instant) -> Double? { stateSince.map { Swift.max(0, days(from: $0, to: at)) } }
+
+  /// Days in its current stretch of active work at `at` (never below 0); nil when unknown.
+  public func workDays(at: Instant) -> Double? { workSince.map { Swift.max(0, days(from: $0, to: at)) } }
+
+  /// Tenths of a day in its current status at `at`, rounded down: what the board shows
+  /// ("9.6 d"), and what `inspect` writes (`age_days`).
+  public func stateTenths(at: Instant) -> Int? { stateSince.map { Self.tenths(from: $0, to: at) } }
+
+  /// Tenths of a day in progress at `at`, rounded down (`in_progress_days`, the aging chart's
+  /// dots, "12.3 d in progress").
+  public func workTenths(at: Instant) -> Int? { workSince.map { Self.tenths(from: $0, to: at) } }
+
+  static func tenths(from a: Instant, to b: Instant) -> Int { Int(Swift.max(0, b.millis - a.millis) / tenthMillis) }
 
   /// Whether `item` has been in progress longer than the team's P85 cycle time at `at`: its
-  /// `workDays(at:)` exceeds `cycleTime.p85Days` strictly. False when either is unknown.
+  /// days in progress as shown (`workTenths`, rounded down) exceed the P85 as shown
+  /// (`CycleTime.p85Tenths`), so that the number beside a marked item is always the larger.
+  /// False when either is unknown.
   public static func pastP85(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Bool {
-    guard let p85 = cycleTime.p85Days, let d = item.workDays(at: at) else { return false }
+    guard let p85 = cycleTime.p85Tenths, let d = item.workTenths(at: at) else { return false }
     return d > p85
+  }
+
+  /// When the item will first be past P85 (`pastP85`), if that is after `at`: the first moment
+  /// its shown days in progress exceed the shown P85.
+  public func p85Crossing(cycleTime: CycleTime, at: Instant) -> Instant? {
+    guard let p85 = cycleTime.p85Tenths, let s = workSince, p85 >= 0, p85 < 1_000_000_000 else { return nil }
+    let t = Instant(millis: s.millis + Int64(p85 + 1) * Self.tenthMillis)
+    return t > at ? t : nil
+  }
+
+  /// When `workTenths(at:)` next reads differently.
+  public func nextWorkTenthChange(at: Instant) -> Instant? {
+    guard let s = workSince else { return nil }
+    let age = at.millis - s.millis
+    return Instant(millis: s.millis + (age < 0 ? 0 : (age / Self.tenthMillis + 1) * Self.tenthMillis))
   }
 
   /// `AgingItem.pastP85(self, cycleTime:at:)`.
@@ -59,6 +90,13 @@ public struct CycleTime: Hashable, Sendable {
 
   /// The window cycle times are taken over, in days.
   public static let defaultWindowDays = 90
+
+  /// The P50 as shown: in tenths of a day, rounded to the nearest.
+  public var p50Tenths: Int? { p50Days.flatMap(Self.tenths) }
+  /// The P85 as shown: in tenths of a day, rounded to the nearest (see `AgingItem.pastP85`).
+  public var p85Tenths: Int? { p85Days.flatMap(Self.tenths) }
+
+  static func tenths(_ d: Double) -> Int? { d.isFinite && abs(d) < 1e8 ? Int((d * 10).rounded()) : nil }
 }
 
 /// How old the work in progress is.
@@ -92,12 +130,13 @@ public enum Aging {
     return out.sorted { olderFirst(($0.workSince, $0.key), ($1.workSince, $1.key)) }
   }
 
-  /// The cycle time of the features done in the `windowDays` before `at`.
+  /// The cycle time of the features done in the `windowDays` days up to `at`.
   ///
   /// Over every feature history the board keeps (as the flow's throughput): its latest entry
   /// into a done state (`Workflow.isDone` of its project's workflow) is a version in a done
-  /// state whose predecessor exists and is not done. When that moment `t` lies in the window
-  /// (`at` − `windowDays` × 86 400 s < `t` ≤ `at`), the feature gives one sample: `t` minus the
+  /// state whose predecessor exists and is not done, at or before `at`. When that moment `t`
+  /// lies in the window — the `windowDays` calendar days of `zone` ending with the day of `at`,
+  /// up to `at` — the feature gives one sample: `t` minus the
   /// moment it entered active work on the way there — the earliest version in active work
   /// among the versions before `t` back to the last one that was terminal (done or not) or did
   /// not exist (so a step back to `todo`, or a stop in a passive state such as the seed's
@@ -107,7 +146,9 @@ public enum Aging {
   public static func cycleTime(
     state: BoardState, at: Instant, zone: Zone, windowDays: Int = CycleTime.defaultWindowDays
   ) -> CycleTime {
-    let from = at.millis - Int64(windowDays) * 86_400_000
+    // The window is whole days of the board's zone, today the last of them, so that the
+    // figures stay the same all day (until a recorded move: `nextProjectionChange`).
+    let from = zone.startOfDay(zone.date(of: at).adding(days: -(windowDays - 1))).millis - 1
     var samples: [Double] = []
     for (key, h) in state.history {
       let wf = state.workflow(forProject: key.projectId)
@@ -122,6 +163,8 @@ public enum Aging {
   /// The one sample of a history (see `cycleTime`), or nil.
   static func cycleDays(_ v: [FeatureVersion], wf: Workflow, from: Int64, through: Int64) -> Double? {
     var k = v.count - 1
+    // What the history holds after the board's moment (`--at` in the past) has not happened yet.
+    while k > 0 && v[k].at.millis > through { k -= 1 }
     while k > 0 {
       if v[k].exists && wf.isDone(v[k].status) && v[k - 1].exists && !wf.isDone(v[k - 1].status) { break }
       k -= 1

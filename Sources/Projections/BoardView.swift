@@ -71,8 +71,9 @@ public final class BoardContent {
   /// The team's cycle time over the last `CycleTime.defaultWindowDays` days.
   public private(set) lazy var cycleTime = Aging.cycleTime(state: state, at: at, zone: zone)
   /// When the sprint (or, without one, how much of the backlog) will finish.
+  /// (With a sprint, its days are the sprint's zone's, as the burndown's.)
   public private(set) lazy var forecast = Forecast.compute(
-    state: state, sprint: sprint, scope: scope, at: at, zone: zone)
+    state: state, sprint: sprint, scope: scope, at: at, zone: burndown?.zone ?? zone)
   /// The agent sessions' locks.
   public private(set) lazy var agents = Agents.compute(state: state)
   /// The projects of the scope's features, sorted.

@@ -106,7 +106,7 @@ public enum TextBoard {
     let head = "Aging, days in progress (\(AgingText.cycleTime(m.cycleTime)))"
     guard !m.dots.isEmpty else { return [head + ": " + AgingChart.empty] }
     let rows = m.dots.map { d in
-      "\(m.columns[d.column].label)  \(FeatureName.text(id: d.featureId, title: d.title))  \(d.days) d"
+      "\(m.columns[d.column].label)  \(FeatureName.text(id: d.featureId, title: d.title))  \(AgingText.text(days: d.days))"
         + (d.pastP85 ? "  past P85" : "")
     }
     return [head + ":"] + section(rows)
@@ -116,7 +116,7 @@ public enum TextBoard {
   /// feature".
   public static func agentLines(_ rows: [AgentStripRow]) -> [String] {
     guard !rows.isEmpty else { return ["Agents: " + AgentStripRow.empty] }
-    return ["Agents: \(rows.count) held"] + section(rows.map(\.line))
+    return ["Agents: " + AgentStripRow.summary(rows)] + section(rows.map(\.line))
   }
 
   /// "Flow · last 14 days: 12 done · 0.9/day  ▁▃ ▅█" — the done-per-day sparkline (a space on a

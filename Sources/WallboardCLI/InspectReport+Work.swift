@@ -14,6 +14,9 @@ extension InspectReport {
   /// Days to one decimal; null when unknown.
   static func days(_ d: Double?) -> JSONValue { d.map { .number(($0 * 10).rounded() / 10) } ?? .null }
 
+  /// Tenths of a day as days (an age as the board shows it, rounded down); null when unknown.
+  static func tenths(_ t: Int?) -> JSONValue { t.map { .number(Double($0) / 10) } ?? .null }
+
   static func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 
   static func time(_ t: Instant?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
@@ -47,8 +50,8 @@ extension InspectReport {
     .object(
       JSONObject([
         ("feature_id", .string(a.key.id)), ("project", text(a.key.projectId)), ("title", .string(a.title)),
-        ("state", .string(a.status)), ("age_days", days(a.stateDays(at: at))),
-        ("in_progress_days", days(a.workDays(at: at))), ("past_p85", .bool(a.pastP85(cycleTime: cycle, at: at))),
+        ("state", .string(a.status)), ("age_days", tenths(a.stateTenths(at: at))),
+        ("in_progress_days", tenths(a.workTenths(at: at))), ("past_p85", .bool(a.pastP85(cycleTime: cycle, at: at))),
       ]))
   }
 
@@ -56,7 +59,7 @@ extension InspectReport {
   static func cycleJSON(_ c: CycleTime) -> JSONValue {
     .object(
       JSONObject([
-        ("p50_days", days(c.p50Days)), ("p85_days", days(c.p85Days)), ("samples", count(c.samples)),
+        ("p50_days", tenths(c.p50Tenths)), ("p85_days", tenths(c.p85Tenths)), ("samples", count(c.samples)),
         ("window_days", count(c.windowDays)),
       ]))
   }

@@ -44,6 +44,15 @@ public struct AgentStripRow: Hashable, Sendable {
   /// The row as one line of text: "a1b2c3d4  Login flow (FEAT-1)  for 2 h".
   public var line: String { "\(session)  \(FeatureName.text(id: featureId, title: title))  \(held)" }
 
+  /// "2 held · 1 lapsed", "2 held", "1 lapsed": the locks still held and those lapsed, apart
+  /// (the strip's title and the text board's heading).
+  public static func summary(_ rows: [AgentStripRow]) -> String {
+    let lapsed = rows.count { $0.lapsed }
+    let held = rows.count - lapsed
+    return [held > 0 ? "\(held) held" : nil, lapsed > 0 ? "\(lapsed) lapsed" : nil].compactMap { $0 }.joined(
+      separator: " · ")
+  }
+
   /// What the strip and the text board say without locks.
   public static let empty = "No agent holds a feature"
 

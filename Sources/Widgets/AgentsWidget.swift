@@ -13,10 +13,8 @@ public struct AgentsWidget: Widget {
   public func draw(_ rows: [AgentStripRow], in rect: Rect, style: Style, painter: inout Painter, canvas: inout Canvas) {
     let t = style.theme
     let ink = style.text(on: t.bg)
-    let lapsed = rows.count { $0.lapsed }
     let title: [TextPiece] =
-      [.label("Agents")]
-      + (rows.isEmpty ? [] : [.secondary(" · \(rows.count) held" + (lapsed > 0 ? ", \(lapsed) lapsed" : ""))])
+      [.label("Agents")] + (rows.isEmpty ? [] : [.secondary(" · " + AgentStripRow.summary(rows))])
     let content = Card.draw(title: title, in: rect, style: style, painter: &painter, canvas: &canvas)
     let size = style.size(.body)
     let rowH = size * 1.6

@@ -2,7 +2,7 @@ public import Projections
 public import WallboardCore
 
 /// What the aging chart shows: one column per active-work state in workflow order, one dot per
-/// feature at its whole days in progress, and the team's P50 and P85 cycle times.
+/// feature at its days in progress (tenths, rounded down), and the team's P50 and P85 cycle times.
 public struct AgingChart: Hashable, Sendable {
   /// A column: a state's id and its label.
   public struct Column: Hashable, Sendable {
@@ -21,12 +21,12 @@ public struct AgingChart: Hashable, Sendable {
     public var title: String
     /// Its column's index.
     public var column: Int
-    /// Whole days in progress.
-    public var days: Int
+    /// Days in progress as shown: tenths of a day, rounded down (`AgingItem.workTenths`).
+    public var days: Double
     /// In progress longer than the team's P85 cycle time (drawn as a square, not a circle).
     public var pastP85: Bool
 
-    public init(featureId: String, title: String = "", column: Int, days: Int, pastP85: Bool) {
+    public init(featureId: String, title: String = "", column: Int, days: Double, pastP85: Bool) {
       self.featureId = featureId
       self.title = title
       self.column = column
@@ -96,18 +96,18 @@ public enum AgingText {
   /// entered its state.
   public static func start(_ item: AgingItem) -> Instant? { item.workSince ?? item.stateSince }
 
-  /// Whole days in progress at `at` (never below 0); nil when the data does not say.
-  public static func daysInProgress(_ item: AgingItem, at: Instant) -> Int? {
-    guard let s = start(item) else { return nil }
-    return Int(max(0, at.millis - s.millis) / day)
+  /// Days in progress at `at` as shown: tenths of a day rounded down (never below 0), the
+  /// projection's (`AgingItem.workTenths`, which `inspect` writes too); nil when the data does
+  /// not say.
+  public static func daysInProgress(_ item: AgingItem, at: Instant) -> Double? {
+    item.workTenths(at: at).map { Double($0) / 10 }
   }
 
+  /// "9.6 d", "12 d": days as the board shows them (one decimal, none when whole).
+  public static func text(days: Double) -> String { Numbers.short(days) + " d" }
+
   /// When `daysInProgress(item, at:)` next reads differently.
-  public static func nextDaysChange(_ item: AgingItem, at: Instant) -> Instant? {
-    guard let s = start(item) else { return nil }
-    let age = at.millis - s.millis
-    return Instant(millis: s.millis + (age < 0 ? day : (age / day + 1) * day))
-  }
+  public static func nextDaysChange(_ item: AgingItem, at: Instant) -> Instant? { item.nextWorkTenthChange(at: at) }
 
   /// Whether it has been in progress longer than the team's P85 cycle time at `at`.
   /// The projection's rule (`AgingItem.pastP85`), the one `inspect` reads too.
@@ -115,11 +115,9 @@ public enum AgingText {
     item.pastP85(cycleTime: cycleTime, at: at)
   }
 
-  /// When it crosses P85 (the first millisecond past it), if that is after `at`.
+  /// When it crosses P85 (`AgingItem.p85Crossing`), if that is after `at`.
   public static func p85Crossing(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Instant? {
-    guard let p85 = cycleTime.p85Days, p85.isFinite, let s = start(item), abs(p85) < 1e9 else { return nil }
-    let t = Instant(millis: s.millis + Int64((p85 * Double(day)).rounded(.down)) + 1)
-    return t > at ? t : nil
+    item.p85Crossing(cycleTime: cycleTime, at: at)
   }
 
   /// "P50 4 d · P85 9.5 d (23 done in 90 d)", or "no cycle time yet" without samples.

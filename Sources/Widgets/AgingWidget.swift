@@ -3,7 +3,7 @@ internal import Projections
 public import Raster
 
 /// Work in progress by age (`AgingChart`): one column per active-work state in workflow order,
-/// one dot per feature at its whole days in progress (the y axis; the title says so), the
+/// one dot per feature at its days in progress (tenths, rounded down) (the y axis; the title says so), the
 /// team's P50 and P85 cycle times as labelled dashed lines, features past P85 drawn as squares
 /// (a shape, not only a colour) and the oldest one's id beside it; "No work in progress" when
 /// empty, "no cycle time yet" when the team has no samples.
@@ -27,10 +27,11 @@ public struct AgingWidget: Widget {
     }
     guard content.width > style.u(60), content.height > style.u(60), !m.columns.isEmpty else { return }
     let labelSize = style.size(.small)
-    let lines = [("P50", m.cycleTime.p50Days), ("P85", m.cycleTime.p85Days)].compactMap { p, v in
-      v.flatMap { $0.isFinite ? (p, $0) : nil }
+    // The lines as the figures are shown (tenths of a day), so that a square past P85 is above it.
+    let lines = [("P50", m.cycleTime.p50Tenths), ("P85", m.cycleTime.p85Tenths)].compactMap { p, v in
+      v.map { (p, Double($0) / 10) }
     }
-    let top = Swift.max(1, Double(m.dots.map(\.days).max() ?? 0) * 1.1, (lines.map(\.1).max() ?? 0) * 1.1)
+    let top = Swift.max(1, (m.dots.map(\.days).max() ?? 0) * 1.1, (lines.map(\.1).max() ?? 0) * 1.1)
     let axis = BurndownWidget.niceAxis(top)
     let yLabelW = painter.width(Numbers.short(axis.max), size: labelSize, tabular: true) + style.u(10)
     let axisH = labelSize * 1.6
@@ -68,13 +69,13 @@ public struct AgingWidget: Widget {
     var seen: [Int: Int] = [:]
     let oldest = m.oldest
     for d in m.dots {
-      let key = d.column * 1_000_003 + d.days
+      let key = d.column * 1_000_003 + Int(d.days * 10)
       let k = seen[key, default: 0]
       seen[key] = k + 1
       let spread = Swift.min(colW * 0.4, Double(k) * r * 2.2)
       let side = k % 2 == 0 ? 1.0 : -1.0
       let cx = plot.minX + (Double(d.column) + 0.5) * colW + side * spread / 2
-      let c = Point(cx, y(Double(d.days)))
+      let c = Point(cx, y(d.days))
       // Past P85: a square with a bg outline, else a circle with one (dots side by side stay apart).
       if d.pastP85 {
         let h = r * 1.15

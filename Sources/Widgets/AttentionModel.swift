@@ -83,7 +83,7 @@ public struct AttentionModel: Hashable, Sendable {
       rows.append(
         AttentionRow(
           kind: .aging, featureId: state.shownId(item.key), title: item.title,
-          detail: "\(AgingText.daysInProgress(item, at: at) ?? 0) d in progress"))
+          detail: AgingText.text(days: AgingText.daysInProgress(item, at: at) ?? 0) + " in progress"))
     }
     for r in rework.sorted(by: { $0.times > $1.times }) {
       rows.append(

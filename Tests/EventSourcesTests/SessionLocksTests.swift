@@ -67,6 +67,33 @@ struct SessionLocksTests {
     #expect(columns == Set(SessionLocksReader.columns))
   }
 
+  @Test func theWorkflowsReaderIsGuardedToo() throws {
+    // The other reader of the same file: `workflows` and its columns' names, nothing else.
+    let (_, path) = try Self.home()
+    let w = try GlobalDatabase.make(path)
+    defer { w.stop() }
+    try w.sql(
+      "INSERT INTO workflows (project_id, states) VALUES (?, ?)", ["web", #"{"todo": {}, "done": {"terminal": true}}"#])
+    let heard = Heard()
+    guard case .success(let read) = WorkspaceWorkflows.global(path, audit: { heard.add($0, $1) }) else {
+      Issue.record("the workflows were not read: \(heard.all.filter { $0.1 != .allow })")
+      return
+    }
+    #expect(read.rows.map(\.0) == ["web"])
+    #expect(!heard.all.isEmpty)
+    for (request, verdict) in heard.all {
+      #expect(verdict == .allow, "\(request)")
+      if case .read(let table, _, _) = request.action {
+        #expect(table == "workflows", "\(request)")
+      }
+    }
+    // SQLITE_READ (20) of another table is refused, in the main database or an attached one.
+    for (table, database) in [("secrets", "main"), ("accounts", "main"), ("workflows", "other")] {
+      let asked = AuthorizerRequest(code: 20, names: [table, "value", database, nil])
+      #expect(WorkspaceWorkflows.guard(asked) == .deny, "\(asked)")
+    }
+  }
+
   @Test(arguments: [
     "SELECT value FROM secrets", "SELECT * FROM accounts", "SELECT name, sql FROM sqlite_master",
     "SELECT l.feature_id FROM session_locks l JOIN secrets s ON s.name = l.session_id",

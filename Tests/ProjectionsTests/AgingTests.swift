@@ -105,13 +105,20 @@ struct AgingTests {
     #expect(c.samples == 1 && c.p50Days == 2.5 && c.p85Days == 2.5)
   }
 
-  @Test func pastP85IsStrictlyOlderThanP85() {
+  @Test func pastP85IsStrictlyOlderThanP85AsShown() {
+    // Both as the board shows them: the age in tenths of a day rounded down, P85 to a tenth.
     let c = CycleTime(p50Days: 2, p85Days: 5, samples: 9, windowDays: 90)
     let item = AgingItem(
       key: "A", title: "", assignee: nil, status: "in-progress", stateSince: nil,
       workSince: Make.t("2026-11-01T00:00:00Z"))
     #expect(!AgingItem.pastP85(item, cycleTime: c, at: Make.t("2026-11-06T00:00:00Z")))
-    #expect(AgingItem.pastP85(item, cycleTime: c, at: Make.t("2026-11-06T00:00:01Z")))
+    #expect(!AgingItem.pastP85(item, cycleTime: c, at: Make.t("2026-11-06T02:23:59.999Z")), "5.0 d is not past 5")
+    #expect(AgingItem.pastP85(item, cycleTime: c, at: Make.t("2026-11-06T02:24:00Z")), "5.1 d is")
+    #expect(item.p85Crossing(cycleTime: c, at: Make.t("2026-11-06T00:00:00Z")) == Make.t("2026-11-06T02:24:00Z"))
+    // A P85 of 9.46 d reads 9.5: 9.5 d in progress is not past it, 9.6 d is.
+    let c946 = CycleTime(p50Days: 2, p85Days: 9.46, samples: 9, windowDays: 90)
+    #expect(!AgingItem.pastP85(item, cycleTime: c946, at: Make.t("2026-11-10T12:00:00Z")))
+    #expect(AgingItem.pastP85(item, cycleTime: c946, at: Make.t("2026-11-10T14:24:00Z")))
     #expect(!item.pastP85(cycleTime: CycleTime(p50Days: nil, p85Days: nil, samples: 0, windowDays: 90), at: Self.at))
     var unknown = item
     unknown.workSince = nil

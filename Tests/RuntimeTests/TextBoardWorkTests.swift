@@ -57,7 +57,7 @@ struct TextBoardWorkTests {
     ]
     #expect(
       TextBoard.agentLines(rows) == [
-        "Agents: 2 held", "  a1b2c3d4  Billing (FEAT-10)  for 2 h", "  0badc0de  FEAT-12  lapsed 40 min ago",
+        "Agents: 1 held · 1 lapsed", "  a1b2c3d4  Billing (FEAT-10)  for 2 h", "  0badc0de  FEAT-12  lapsed 40 min ago",
       ])
     #expect(TextBoard.agentLines([]) == ["Agents: No agent holds a feature"])
   }

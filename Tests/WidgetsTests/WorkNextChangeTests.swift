@@ -67,14 +67,15 @@ struct WorkNextChangeTests {
     Self.walk("all", model: { Self.models(at: $0) }) { Self.next(at: $0) }
   }
 
-  /// An item crosses P85 at the first millisecond past it: the Attention panel gains it then.
+  /// An item crosses P85 when its days in progress as shown (tenths, rounded down) first exceed
+  /// the P85 as shown (0.3 d): at 0.4 d. The Attention panel gains it then.
   @Test func anItemCrossingP85JoinsAttentionThen() throws {
     let start = Instant(millis: W.at.millis - W.day)
     let item = AgingItem(
       key: W.key("C"), title: "Cross", assignee: nil, status: "in-progress", stateSince: start, workSince: start)
     let cycle = CycleTime(p50Days: 0.25, p85Days: 1.0 / 3, samples: 3, windowDays: 90)
     let crossing = try #require(AgingText.p85Crossing(item, cycleTime: cycle, at: start))
-    #expect(crossing == Instant(millis: start.millis + W.day / 3 + 1))
+    #expect(crossing == Instant(millis: start.millis + 4 * W.day / 10))
     let from = Instant(millis: start.millis + 60_000)
     #expect(try #require(Self.next(at: from, aging: [item], cycle: cycle)) <= crossing)
     let before = Self.models(at: Self.before(crossing), aging: [item], cycle: cycle)

@@ -91,7 +91,7 @@ struct WorkWidgetsTests {
     #expect(chart.columns.map(\.state) == ["in-progress", "in-testing", "in-docs", "in-review", "needs-edits"])
     #expect(chart.dots.map(\.featureId) == ["OLD", "NEW", "ODD"])
     #expect(chart.dots.map(\.column) == [1, 0, 4])
-    #expect(chart.dots.map(\.days) == [12, 0, 3])
+    #expect(chart.dots.map(\.days) == [12, 0.5, 3])
     #expect(chart.dots.map(\.pastP85) == [true, false, false])
     #expect(chart.oldest?.featureId == "OLD")
   }

@@ -132,6 +132,11 @@ final class SessionLocksFollower {
   private var reader: SessionLocksReader?
   private var inode: UInt64 = 0
   private var dataVersion: Int64?
+  /// A lock's holder and feature.
+  private struct PairKey: Hashable {
+    var feature: FeatureKey
+    var session: String
+  }
   /// The set last delivered (empty before any).
   var delivered: [AgentLock] { said ?? [] }
   /// The set last delivered; nil before the first read of a `session_locks` table, which is
@@ -201,8 +206,13 @@ final class SessionLocksFollower {
     let sorted = locks.sorted(by: AgentLock.inKeyOrder)
     guard sorted != delivered || mustSay else { return out }
     mustSay = false
+    // A set that only took or refreshed locks is as new as its newest `locked_at`; one that
+    // lost a lock (released, or taken by another session) says nothing of when: the read.
+    let previous = said ?? []
+    let kept = Set(sorted.map { PairKey(feature: $0.feature, session: $0.session) })
+    let lost = previous.contains { !kept.contains(PairKey(feature: $0.feature, session: $0.session)) }
     said = sorted
-    let newest = sorted.map(\.lockedAt).max().map { min($0, now) } ?? now
+    let newest = lost ? now : (sorted.map(\.lockedAt).max().map { min($0, now) } ?? now)
     out.append(.event(Event(origin: origin, time: newest, receivedAt: now, body: .agentLocks(sorted))))
     return out
   }

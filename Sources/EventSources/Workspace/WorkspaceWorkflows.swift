@@ -62,14 +62,24 @@ public struct WorkspaceWorkflows: Hashable, Sendable {
   /// The readable rows of `global.db`'s `workflows` table (at most `maxRows`), by project (nil =
   /// every project), and each row that cannot be read, by its project: a bad row costs only
   /// itself. A failure when the table cannot be read at all.
+  ///
+  /// The connection is guarded as the session locks' is (`guard`): the same file holds secrets
+  /// and account data; `audit` (tests) hears every request the guard answers.
   static func global(
-    _ path: String
+    _ path: String, audit: (@Sendable (AuthorizerRequest, AuthorizerVerdict) -> Void)? = nil
   ) -> Result<(rows: [(String?, Workflow)], problems: [Unreadable]), Unreadable> {
     do throws(SQLiteError) {
       let db = try Database(path: path, mode: .readOnly, busyTimeout: 0.5)
       db.statementTimeout = OrchestraDatabase.statementTimeout
       db.maxValueBytes = OrchestraDatabase.maxValueBytes
-      let columns = Set(try db.columns(of: "workflows"))
+      db.setAuthorizer { request in
+        let verdict = Self.guard(request)
+        audit?(request, verdict)
+        return verdict
+      }
+      // `PRAGMA table_info` rather than `pragma_table_info()`: the function form reads the schema
+      // table, which the guard refuses.
+      let columns = Set(try db.rows("PRAGMA table_info(workflows)").compactMap { $0.count > 1 ? $0[1].text : nil })
       guard columns.contains("states") else { return .success(([], [])) }
       let project = ["project_id", "project_slug", "project"].first(where: columns.contains) ?? "NULL"
       let initial = columns.contains("initial_state") ? "initial_state" : "NULL"
@@ -101,6 +111,19 @@ public struct WorkspaceWorkflows: Hashable, Sendable {
       return .success((out, problems))
     } catch {
       return .failure(Unreadable(description: "\(path): \(error.description)"))
+    }
+  }
+
+  /// What the workflows reader's connection may do: select, read the `workflows` table of the
+  /// main database and ask its columns' names (`PRAGMA table_info(workflows)`); nothing else.
+  static func `guard`(_ request: AuthorizerRequest) -> AuthorizerVerdict {
+    switch request.action {
+    case .select: return .allow
+    case .read(let table, _, let database):
+      return table == "workflows" && database == "main" ? .allow : .deny
+    case .pragma(let name, let argument):
+      return name == "table_info" && argument == "workflows" ? .allow : .deny
+    case .other: return .deny
     }
   }
 
