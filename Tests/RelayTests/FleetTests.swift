@@ -31,10 +31,20 @@ import Wire
     let odd = try wall("odd", ["--theme", "dracula"])
     defer { [hall, kitchen, night, odd].forEach { $0.stop() } }
 
+    // A one-shot `fleet` whose connect the hub refuses once ("Authorization Violation" has been
+    // seen, rarely, under a loaded machine, with the right key) is run again, up to twice in the
+    // whole test; a third refusal, or any other failure, is the test's failure.
+    var refused = 0
     func fleet() throws -> [String: JSONObject] {
-      let r = try Command.run(
+      var r = try Command.run(
         Paths.binary, ["fleet", "--source", Relay.url(hub), "--json", "--nats-creds", hub.seedPath("viewer")],
         timeout: 30)
+      while r.status != 0, r.err.contains("Authorization Violation"), refused < 2 {
+        refused += 1
+        r = try Command.run(
+          Paths.binary, ["fleet", "--source", Relay.url(hub), "--json", "--nats-creds", hub.seedPath("viewer")],
+          timeout: 30)
+      }
       guard r.status == 0, case .object(let o) = try JSONParser.parse(r.out), case .array(let walls)? = o["walls"]
       else {
         Issue.record("fleet: \(r.status) \(r.err)")
