@@ -27,15 +27,9 @@ public struct AgingItem: Hashable, Sendable {
   /// A tenth of a day, in milliseconds: the unit every age is shown in.
   public static let tenthMillis: Int64 = 8_640_000
 
-  /// Days in its current status at `at` (fractional; 86 400 s a day; never below 0: data dated
-  /// a moment after the board's clock is 0 days old); nil when unknown.
-  public func stateDays(at: Instant) -> Double? { stateSince.map { Swift.max(0, days(from: $0, to: at)) } }
-
-  /// Days in its current stretch of active work at `at` (never below 0); nil when unknown.
-  public func workDays(at: Instant) -> Double? { workSince.map { Swift.max(0, days(from: $0, to: at)) } }
-
-  /// Tenths of a day in its current status at `at`, rounded down: what the board shows
-  /// ("9.6 d"), and what `inspect` writes (`age_days`).
+  /// Tenths of a day in its current status at `at`, rounded down and never below 0 (data dated
+  /// a moment after the board's clock is 0 days old): what the board shows ("9.6 d"), and what
+  /// `inspect` writes (`age_days`); nil when unknown.
   public func stateTenths(at: Instant) -> Int? { stateSince.map { Self.tenths(from: $0, to: at) } }
 
   /// Tenths of a day in progress at `at`, rounded down (`in_progress_days`, the aging chart's

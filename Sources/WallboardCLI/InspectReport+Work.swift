@@ -11,9 +11,6 @@ extension InspectReport {
     return .array(c.aging.map { agingJSON($0, cycle: cycle, at: at) })
   }
 
-  /// Days to one decimal; null when unknown.
-  static func days(_ d: Double?) -> JSONValue { d.map { .number(($0 * 10).rounded() / 10) } ?? .null }
-
   /// Tenths of a day as days (an age as the board shows it, rounded down); null when unknown.
   static func tenths(_ t: Int?) -> JSONValue { t.map { .number(Double($0) / 10) } ?? .null }
 

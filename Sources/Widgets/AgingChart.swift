@@ -64,7 +64,7 @@ public struct AgingChart: Hashable, Sendable {
       }
       return Dot(
         featureId: state.shownId(item.key), title: item.title, column: column, days: days,
-        pastP85: AgingText.pastP85(item, cycleTime: cycleTime, at: at))
+        pastP85: item.pastP85(cycleTime: cycleTime, at: at))
     }
     self.cycleTime = cycleTime
   }
@@ -81,8 +81,8 @@ public struct AgingChart: Hashable, Sendable {
   public static func nextChange(items: [AgingItem], cycleTime: CycleTime, at: Instant) -> Instant? {
     var next: Instant?
     for item in items {
-      next = NextChange.earlier(next, AgingText.nextDaysChange(item, at: at))
-      next = NextChange.earlier(next, AgingText.p85Crossing(item, cycleTime: cycleTime, at: at))
+      next = NextChange.earlier(next, item.nextWorkTenthChange(at: at))
+      next = NextChange.earlier(next, item.p85Crossing(cycleTime: cycleTime, at: at))
     }
     return next
   }
@@ -90,12 +90,6 @@ public struct AgingChart: Hashable, Sendable {
 
 /// How old a feature in progress is, as the board says it.
 public enum AgingText {
-  static let day: Int64 = 86_400_000
-
-  /// The time its days in progress are counted from: when its active work began, else when it
-  /// entered its state.
-  public static func start(_ item: AgingItem) -> Instant? { item.workSince ?? item.stateSince }
-
   /// Days in progress at `at` as shown: tenths of a day rounded down (never below 0), the
   /// projection's (`AgingItem.workTenths`, which `inspect` writes too); nil when the data does
   /// not say.
@@ -105,20 +99,6 @@ public enum AgingText {
 
   /// "9.6 d", "12 d": days as the board shows them (one decimal, none when whole).
   public static func text(days: Double) -> String { Numbers.short(days) + " d" }
-
-  /// When `daysInProgress(item, at:)` next reads differently.
-  public static func nextDaysChange(_ item: AgingItem, at: Instant) -> Instant? { item.nextWorkTenthChange(at: at) }
-
-  /// Whether it has been in progress longer than the team's P85 cycle time at `at`.
-  /// The projection's rule (`AgingItem.pastP85`), the one `inspect` reads too.
-  public static func pastP85(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Bool {
-    item.pastP85(cycleTime: cycleTime, at: at)
-  }
-
-  /// When it crosses P85 (`AgingItem.p85Crossing`), if that is after `at`.
-  public static func p85Crossing(_ item: AgingItem, cycleTime: CycleTime, at: Instant) -> Instant? {
-    item.p85Crossing(cycleTime: cycleTime, at: at)
-  }
 
   /// "P50 4 d · P85 9.5 d (23 done in 90 d)", or "no cycle time yet" without samples.
   public static func cycleTime(_ c: CycleTime) -> String {

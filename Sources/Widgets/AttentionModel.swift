@@ -79,7 +79,7 @@ public struct AttentionModel: Hashable, Sendable {
           kind: .lapsed, featureId: state.shownId(a.lock.feature), title: a.title ?? "",
           detail: "lock " + AttentionText.lapsed(a.lock, at: at)))
     }
-    for item in aging where AgingText.pastP85(item, cycleTime: cycleTime, at: at) {
+    for item in aging where item.pastP85(cycleTime: cycleTime, at: at) {
       rows.append(
         AttentionRow(
           kind: .aging, featureId: state.shownId(item.key), title: item.title,
@@ -115,10 +115,10 @@ public struct AttentionModel: Hashable, Sendable {
         next, a.lock.lapsed(at: at) ? Ages.nextChange(from: a.lock.lapsesAt, to: at) : a.lock.lapsesAt)
     }
     for item in aging {
-      if AgingText.pastP85(item, cycleTime: cycleTime, at: at) {
-        next = NextChange.earlier(next, AgingText.nextDaysChange(item, at: at))
+      if item.pastP85(cycleTime: cycleTime, at: at) {
+        next = NextChange.earlier(next, item.nextWorkTenthChange(at: at))
       } else {
-        next = NextChange.earlier(next, AgingText.p85Crossing(item, cycleTime: cycleTime, at: at))
+        next = NextChange.earlier(next, item.p85Crossing(cycleTime: cycleTime, at: at))
       }
     }
     return next

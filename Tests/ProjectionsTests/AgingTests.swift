@@ -40,8 +40,11 @@ struct AgingTests {
     #expect(a.stateSince == Make.t("2026-11-05T00:00:00Z"))
     #expect(a.workSince == Make.t("2026-11-01T12:00:00Z"))
     let at = Make.t("2026-11-08T00:00:00Z")
-    #expect(a.stateDays(at: at) == 3)
-    #expect(a.workDays(at: at) == 6.5)
+    #expect(a.stateTenths(at: at) == 30)
+    #expect(a.workTenths(at: at) == 65)
+    // Rounded down, never below 0.
+    #expect(a.workTenths(at: Instant(millis: at.millis - 1)) == 64)
+    #expect(a.stateTenths(at: Make.t("2026-11-04T00:00:00Z")) == 0)
     #expect(items[3].workSince == Make.t("2026-11-06T00:00:00Z"))
     #expect(items[0].stateSince == Make.t("2026-10-31T00:00:00Z") && items[0].workSince == items[0].stateSince)
     #expect(items[2].status == "ready-for-testing")

@@ -74,7 +74,7 @@ struct WorkNextChangeTests {
     let item = AgingItem(
       key: W.key("C"), title: "Cross", assignee: nil, status: "in-progress", stateSince: start, workSince: start)
     let cycle = CycleTime(p50Days: 0.25, p85Days: 1.0 / 3, samples: 3, windowDays: 90)
-    let crossing = try #require(AgingText.p85Crossing(item, cycleTime: cycle, at: start))
+    let crossing = try #require(item.p85Crossing(cycleTime: cycle, at: start))
     #expect(crossing == Instant(millis: start.millis + 4 * W.day / 10))
     let from = Instant(millis: start.millis + 60_000)
     #expect(try #require(Self.next(at: from, aging: [item], cycle: cycle)) <= crossing)
