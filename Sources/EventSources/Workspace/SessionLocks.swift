@@ -1,6 +1,6 @@
-public import SQLite
+internal import SQLite
 internal import SourceKit
-public import WallboardCore
+internal import WallboardCore
 
 /// Reads upstream's agent locks from the global database (`~/.orchestra/db/global.db`, table
 /// `session_locks (feature_id, project_id, session_id, locked_at)`), read-only and behind a guard.
@@ -10,7 +10,7 @@ public import WallboardCore
 /// columns of `session_locks` and the `data_version` pragma, and denies everything else — a
 /// statement that reaches for another table or column fails to prepare. The file is opened as
 /// the workspace database is (`Database.Mode.readOnly`): nothing is made or written beside it.
-public final class SessionLocksReader {
+final class SessionLocksReader {
   public let path: String
   let db: Database
 
